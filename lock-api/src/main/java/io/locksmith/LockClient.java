@@ -1,0 +1,136 @@
+package io.locksmith;
+
+import io.locksmith.internal.ClientFactory;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.LockBackend;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * The entry point: a connection to one lock backend, from which named locks are taken.
+ *
+ * <p>Open one client per application and backend, share it between threads, and close it on
+ * shutdown. Closing releases every lock it still holds. A client owns the connections it opened;
+ * a client built by a backend module around an existing client object (a {@code RedisClient},
+ * a {@code DataSource}) leaves that object open.
+ *
+ * <pre>{@code
+ * try (LockClient locks = LockClient.open("redis://localhost:6379?lease=10s")) {
+ *     DistributedLock lock = locks.lock("order:12345");
+ *     try (LockHandle held = lock.acquire(Duration.ofSeconds(10))) {
+ *         process(order, held.fencingToken());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>The URI's scheme picks the provider found on the class path ({@code memory:},
+ * {@code redis://}, {@code etcd://}, {@code zookeeper://}, {@code azblob://}, {@code jdbc:}).
+ * Options ride as query parameters ({@link LockOptions#OPTION_NAMES} plus the backend's own).
+ */
+public interface LockClient extends AutoCloseable {
+
+    /**
+     * Opens a client for the backend the URI names, with default options.
+     *
+     * @param uri for example {@code "memory:"} or {@code "redis://localhost:6379?lease=10s"}
+     * @return an open client
+     * @throws NullPointerException if {@code uri} is null
+     * @throws LockConfigurationException if the URI is malformed, has unknown options, or no
+     *     single provider claims its scheme
+     * @throws LockBackendException if the backend cannot be reached
+     */
+    static LockClient open(String uri) {
+        return ClientFactory.open(uri, LockOptions.defaults(), Map.of());
+    }
+
+    /**
+     * Opens a client with options set in code. Options in the URI's query take precedence over
+     * these.
+     *
+     * @param uri the backend's URI
+     * @param options the client-wide defaults
+     * @return an open client
+     * @throws LockConfigurationException see {@link #open(String)}
+     * @throws LockBackendException if the backend cannot be reached
+     */
+    static LockClient open(String uri, LockOptions options) {
+        return ClientFactory.open(uri, options, Map.of());
+    }
+
+    /**
+     * Opens a client with options given as text, as they would appear in the URI's query: both
+     * {@link LockOptions#OPTION_NAMES} and the backend's own (a user, a table name). Naming the
+     * same option in the URI and in the map is an error.
+     *
+     * @param uri the backend's URI
+     * @param options option names to values
+     * @return an open client
+     * @throws LockConfigurationException see {@link #open(String)}
+     * @throws LockBackendException if the backend cannot be reached
+     */
+    static LockClient open(String uri, Map<String, String> options) {
+        return ClientFactory.open(uri, LockOptions.defaults(), options);
+    }
+
+    /**
+     * Opens a client with options from {@link Properties}, as {@link #open(String, Map)} does.
+     *
+     * @param uri the backend's URI
+     * @param options option names to values
+     * @return an open client
+     */
+    static LockClient open(String uri, Properties options) {
+        return ClientFactory.open(uri, LockOptions.defaults(), ClientFactory.toMap(options));
+    }
+
+    /**
+     * Opens a client from the environment: the system property {@code locksmith.uri}, else the
+     * environment variable {@code LOCKSMITH_URI}.
+     *
+     * @return an open client
+     * @throws LockConfigurationException if neither is set, or as {@link #open(String)}
+     */
+    static LockClient fromEnvironment() {
+        return ClientFactory.fromEnvironment();
+    }
+
+    /**
+     * Builds a client around a backend that a provider module makes from an existing client object.
+     * Backend modules expose typed factories for this (for example one taking a Lettuce
+     * {@code RedisClient}); this is what they call.
+     *
+     * @param backend makes the backend, given the sink for the losses it observes on its own; the
+     *     client closes the backend when the client is closed
+     * @param options the client-wide options
+     * @return an open client
+     */
+    static LockClient of(Function<BackendEvents, LockBackend> backend, LockOptions options) {
+        return ClientFactory.wrap(backend, options);
+    }
+
+    /**
+     * Returns the lock of the given name, with this client's options. Cheap: no backend call is
+     * made until the lock is acquired.
+     *
+     * @param name any non-empty string of at most 1,024 characters (code points)
+     * @return the lock
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is empty, too long, or not valid UTF-16
+     * @throws IllegalStateException if the client is closed
+     */
+    DistributedLock lock(String name);
+
+    /** @return the options this client applies to its locks */
+    LockOptions options();
+
+    /** @return the backend's description, such as {@code redis://cache-1:6379/0}; never credentials */
+    String backend();
+
+    /**
+     * Releases every lock this client still holds, stops renewal, and closes the connections it
+     * owns. Idempotent. Acquisitions still waiting fail.
+     */
+    @Override
+    void close();
+}

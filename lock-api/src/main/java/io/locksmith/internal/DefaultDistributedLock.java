@@ -1,0 +1,173 @@
+package io.locksmith.internal;
+
+import io.locksmith.DistributedLock;
+import io.locksmith.LockBackendException;
+import io.locksmith.LockException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockInterruptedException;
+import io.locksmith.LockTimeoutException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Grant;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A named lock of one client. The first attempt of a blocking acquisition runs on the caller's
+ * thread, so an uncontended lock costs one backend call; waiting is handed to an
+ * {@link PollingAcquisition} or, where the backend queues natively, a {@link QueuedAcquisition}.
+ */
+final class DefaultDistributedLock implements DistributedLock {
+
+    private final DefaultLockClient client;
+    private final String name;
+    private final String key;
+    private final Duration lease;
+    private final boolean autoRenew;
+
+    DefaultDistributedLock(DefaultLockClient client, String name, Duration lease, boolean autoRenew) {
+        this.client = client;
+        this.name = name;
+        this.key = client.keyFor(name);
+        this.lease = lease;
+        this.autoRenew = autoRenew;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire() {
+        client.ensureOpen();
+        return Optional.ofNullable(attempt(newRequest()));
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(Duration wait) {
+        try {
+            return Optional.of(acquire(wait));
+        } catch (LockTimeoutException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public LockHandle acquire(Duration wait) {
+        Arguments.notNegative("wait", wait);
+        client.ensureOpen();
+        long start = System.nanoTime();
+        AcquireRequest request = newRequest();
+        if (client.backendImpl().queue().isEmpty() || wait.isZero()) {
+            LockHandle handle = wait.isZero() ? attempt(request) : attemptQuietly(request);
+            if (handle != null) {
+                return handle;
+            }
+            if (wait.isZero()) {
+                throw timeout(wait);
+            }
+        }
+        long remaining = Durations.waitNanos(wait) - (System.nanoTime() - start);
+        CompletableFuture<LockHandle> pending = startWaiting(request, Math.max(0, remaining), wait);
+        try {
+            return pending.get();
+        } catch (InterruptedException e) {
+            pending.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(name, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LockTimeoutException) {
+                throw timeout(wait);
+            }
+            if (e.getCause() instanceof LockException le) {
+                throw le;
+            }
+            throw new LockBackendException("acquiring lock '" + name + "' failed on " + client.backend(), e.getCause());
+        }
+    }
+
+    @Override
+    public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
+        Arguments.notNegative("wait", wait);
+        client.ensureOpen();
+        return startWaiting(newRequest(), Durations.waitNanos(wait), wait);
+    }
+
+    private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait) {
+        if (client.backendImpl().queue().isPresent() && waitNanos > 0) {
+            return new QueuedAcquisition(this, request, waitNanos, wait).start();
+        }
+        return new PollingAcquisition(this, request, waitNanos, wait).start();
+    }
+
+    @Override
+    public DistributedLock withLease(Duration lease) {
+        Arguments.positive("lease", lease);
+        client.validateLease(lease);
+        return new DefaultDistributedLock(client, name, lease, autoRenew);
+    }
+
+    @Override
+    public DistributedLock withAutoRenew(boolean autoRenew) {
+        return new DefaultDistributedLock(client, name, lease, autoRenew);
+    }
+
+    @Override
+    public Lock asLock() {
+        return new JucLock(this);
+    }
+
+    AcquireRequest newRequest() {
+        return new AcquireRequest(key, name, client.nextOwner(), lease);
+    }
+
+    /** One backend attempt; returns the new handle or null if the lock is held. */
+    DefaultLockHandle attempt(AcquireRequest request) {
+        long start = System.nanoTime();
+        Grant grant = client.backendImpl().tryAcquire(request);
+        return grant == null ? null : adopt(request, grant, start);
+    }
+
+    private LockHandle attemptQuietly(AcquireRequest request) {
+        try {
+            return attempt(request);
+        } catch (LockBackendException e) {
+            return null; // the waiting loop retries and reports the failure if it persists
+        }
+    }
+
+    /** Makes a handle of a grant; if the client closed meanwhile, gives the grant back. */
+    DefaultLockHandle adopt(AcquireRequest request, Grant grant, long startNanos) {
+        DefaultLockHandle handle = new DefaultLockHandle(client.keeper(), request, grant, startNanos, autoRenew,
+                renewInterval());
+        client.keeper().register(handle);
+        if (client.isClosed()) {
+            handle.close();
+            throw new IllegalStateException("lock client for " + client.backend() + " was closed while acquiring '"
+                    + name + "'");
+        }
+        return handle;
+    }
+
+    private Duration renewInterval() {
+        return client.options().explicitRenewInterval()
+                .filter(interval -> interval.compareTo(lease) < 0)
+                .orElse(lease.dividedBy(3));
+    }
+
+    LockTimeoutException timeout(Duration wait) {
+        return new LockTimeoutException(name, wait, client.backend());
+    }
+
+    DefaultLockClient client() {
+        return client;
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + ", lease=" + Durations.format(lease) + ", renew=" + autoRenew + "]";
+    }
+}

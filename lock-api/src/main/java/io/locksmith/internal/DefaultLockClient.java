@@ -1,0 +1,188 @@
+package io.locksmith.internal;
+
+import io.locksmith.DistributedLock;
+import io.locksmith.LockClient;
+import io.locksmith.LockConfigurationException;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockProvider;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The client behind {@link LockClient}: one backend, one timer thread, a pool of worker threads
+ * for waiting, renewal and loss callbacks, and the {@link LeaseKeeper} for its held locks.
+ */
+final class DefaultLockClient implements LockClient {
+
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final LockBackend backend;
+    private final LockOptions options;
+    private final String ownerPrefix;
+    private final AtomicLong ownerSequence = new AtomicLong();
+    private final ScheduledThreadPoolExecutor timer;
+    private final ExecutorService workers;
+    private volatile LeaseKeeper keeper;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private DefaultLockClient(Function<BackendEvents, LockBackend> backends, LockOptions options) {
+        int id = CLIENTS.incrementAndGet();
+        this.options = options;
+        this.ownerPrefix = ProcessHandle.current().pid() + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + "-";
+        this.timer = new ScheduledThreadPoolExecutor(1, threads("locksmith-" + id + "-timer"));
+        this.timer.setRemoveOnCancelPolicy(true);
+        this.workers = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
+        try {
+            this.backend = backends.apply(events());
+        } catch (RuntimeException e) {
+            timer.shutdownNow();
+            workers.shutdownNow();
+            throw e;
+        }
+        this.keeper = new LeaseKeeper(backend, timer, workers);
+        checkLease(options.lease());
+    }
+
+    /** Opens a provider's backend inside a new client. */
+    static LockClient open(LockProvider provider, String scheme, String location, Map<String, String> backendOptions,
+            LockOptions options) {
+        return new DefaultLockClient(events -> provider.open(
+                new BackendConfig(scheme, location, backendOptions, options, events)), options);
+    }
+
+    /** Wraps a backend that a provider module builds around an existing client object. */
+    static LockClient wrap(Function<BackendEvents, LockBackend> backend, LockOptions options) {
+        return new DefaultLockClient(backend, options);
+    }
+
+    private BackendEvents events() {
+        return new BackendEvents() {
+            @Override
+            public void lost(String key, String owner, LossReason reason) {
+                LeaseKeeper k = keeper;
+                if (k != null) {
+                    k.lose(owner, reason);
+                }
+            }
+
+            @Override
+            public void allLost(LossReason reason) {
+                LeaseKeeper k = keeper;
+                if (k != null) {
+                    k.loseAll(reason);
+                }
+            }
+        };
+    }
+
+    private void checkLease(Duration lease) {
+        try {
+            validateLease(lease);
+        } catch (LockConfigurationException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** @throws LockConfigurationException if the backend cannot keep a lease this long */
+    void validateLease(Duration lease) {
+        keeper.validateLease(lease);
+    }
+
+    @Override
+    public DistributedLock lock(String name) {
+        Arguments.lockName(name);
+        ensureOpen();
+        return new DefaultDistributedLock(this, name, options.lease(), options.autoRenew());
+    }
+
+    @Override
+    public LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public String backend() {
+        return backend.description();
+    }
+
+    LockBackend backendImpl() {
+        return backend;
+    }
+
+    LeaseKeeper keeper() {
+        return keeper;
+    }
+
+    ScheduledThreadPoolExecutor timer() {
+        return timer;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    String keyFor(String name) {
+        String prefix = options.prefix();
+        return prefix.isEmpty() ? name : prefix + ":" + name;
+    }
+
+    String nextOwner() {
+        return ownerPrefix + ownerSequence.incrementAndGet();
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("lock client for " + backend.description() + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (keeper != null) {
+                keeper.releaseAll();
+            }
+        } finally {
+            timer.shutdownNow();
+            workers.shutdown();
+            backend.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockClient[" + backend.description() + ", " + options + (closed.get() ? ", closed" : "") + "]";
+    }
+
+    private static ThreadFactory threads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

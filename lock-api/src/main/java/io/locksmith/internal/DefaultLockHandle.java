@@ -1,0 +1,240 @@
+package io.locksmith.internal;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockNotHeldException;
+import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One grant, held until closed or lost. The lease's deadline is kept on the local monotonic
+ * clock, counted from when the acquisition or renewal that the backend confirmed was sent, so
+ * {@link #isHeld()} turns false on time even if this process was paused.
+ */
+final class DefaultLockHandle implements LockHandle {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultLockHandle.class);
+
+    private static final int HELD = 0;
+    private static final int RELEASED = 1;
+    private static final int LOST = 2;
+    private static final AtomicIntegerFieldUpdater<DefaultLockHandle> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(DefaultLockHandle.class, "state");
+    private static final AtomicIntegerFieldUpdater<DefaultLockHandle> CLOSED =
+            AtomicIntegerFieldUpdater.newUpdater(DefaultLockHandle.class, "closed");
+
+    private final LeaseKeeper keeper;
+    private final String name;
+    private final String key;
+    private final String owner;
+    private final long token;
+    private final Object attachment;
+    private final boolean autoRenew;
+    private final long renewIntervalNanos;
+    private volatile Duration lease;
+    private volatile long deadlineNanos;
+    private volatile long confirmedAt;
+    private volatile long nextRenewNanos;
+    private volatile int state;
+    private volatile int closed;
+    private LossReason lossReason;
+    private List<Runnable> callbacks;
+    private CompletableFuture<LossReason> lost;
+
+    DefaultLockHandle(LeaseKeeper keeper, AcquireRequest request, Grant grant, long startNanos, boolean autoRenew,
+            Duration renewInterval) {
+        this.keeper = keeper;
+        this.name = request.name();
+        this.key = request.key();
+        this.owner = request.owner();
+        this.token = grant.token();
+        this.attachment = grant.attachment();
+        this.autoRenew = autoRenew;
+        this.renewIntervalNanos = renewInterval.toNanos();
+        this.lease = request.lease();
+        this.confirmedAt = startNanos;
+        this.deadlineNanos = startNanos + lease.toNanos();
+        this.nextRenewNanos = startNanos + renewIntervalNanos;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long fencingToken() {
+        return token;
+    }
+
+    @Override
+    public boolean isHeld() {
+        return state == HELD && System.nanoTime() - deadlineNanos < 0;
+    }
+
+    @Override
+    public Duration remainingLease() {
+        long left = deadlineNanos - System.nanoTime();
+        return state == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    @Override
+    public LockHandle onLost(Runnable callback) {
+        java.util.Objects.requireNonNull(callback, "callback");
+        synchronized (this) {
+            if (lossReason == null) {
+                if (callbacks == null) {
+                    callbacks = new ArrayList<>(2);
+                }
+                callbacks.add(callback);
+                return this;
+            }
+        }
+        keeper.dispatch(List.of(callback), name);
+        return this;
+    }
+
+    @Override
+    public synchronized CompletionStage<LossReason> whenLost() {
+        if (lost == null) {
+            lost = lossReason == null ? new CompletableFuture<>() : CompletableFuture.completedFuture(lossReason);
+        }
+        return lost.minimalCompletionStage();
+    }
+
+    @Override
+    public void extend(Duration newLease) {
+        Arguments.positive("lease", newLease);
+        keeper.validateLease(newLease);
+        if (state == RELEASED) {
+            throw new LockNotHeldException(name, "it was released");
+        }
+        if (!isHeld()) {
+            lose(LossReason.LEASE_EXPIRED);
+            throw new LockNotHeldException(name, "it was lost (" + lossReason() + ")");
+        }
+        long start = System.nanoTime();
+        RenewOutcome outcome = keeper.renewOne(lease(newLease));
+        switch (outcome) {
+            case RENEWED -> {
+                lease = newLease;
+                confirm(start);
+            }
+            case NOT_OWNED -> {
+                lose(LossReason.OWNERSHIP_LOST);
+                throw new LockNotHeldException(name, "the backend reports another owner or none");
+            }
+            default -> throw new LockBackendException("could not extend lock '" + name + "' on " + keeper.backend()
+                    + "; its current lease has " + Durations.format(remainingLease()) + " left");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!CLOSED.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        boolean wasHeld = STATE.compareAndSet(this, HELD, RELEASED);
+        if (wasHeld) {
+            keeper.forget(this);
+        } else if (lossReason() != LossReason.LEASE_EXPIRED) {
+            return; // taken by another owner or gone with the session: nothing of ours to release
+        }
+        try {
+            keeper.release(lease(lease));
+        } catch (RuntimeException e) {
+            log.warn("could not release lock '{}' on {}; it frees itself when its lease runs out: {}",
+                    name, keeper.backend(), e.toString());
+        }
+    }
+
+    /** Marks the handle lost, once, and runs its callbacks off the caller's thread. */
+    void lose(LossReason reason) {
+        if (!STATE.compareAndSet(this, HELD, LOST)) {
+            return;
+        }
+        keeper.forget(this);
+        List<Runnable> toRun;
+        CompletableFuture<LossReason> future;
+        synchronized (this) {
+            lossReason = reason;
+            toRun = callbacks;
+            callbacks = null;
+            future = lost;
+        }
+        log.warn("lock '{}' (token {}) on {} was lost: {}", name, token, keeper.backend(), reason);
+        if (future != null) {
+            keeper.dispatch(List.of(() -> future.complete(reason)), name);
+        }
+        if (toRun != null) {
+            keeper.dispatch(toRun, name);
+        }
+    }
+
+    /** Records a renewal the backend confirmed, sent at {@code sentAt}; the latest sent wins. */
+    synchronized void confirm(long sentAt) {
+        if (sentAt - confirmedAt >= 0) {
+            confirmedAt = sentAt;
+            deadlineNanos = sentAt + lease.toNanos();
+            nextRenewNanos = sentAt + renewIntervalNanos;
+            keeper.expiryBy(deadlineNanos);
+        }
+    }
+
+    void retryRenewalAt(long when) {
+        nextRenewNanos = when;
+    }
+
+    private synchronized LossReason lossReason() {
+        return lossReason;
+    }
+
+    HeldLease lease(Duration forLease) {
+        return new HeldLease(key, name, owner, token, forLease, attachment);
+    }
+
+    Duration lease() {
+        return lease;
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    boolean autoRenew() {
+        return autoRenew;
+    }
+
+    boolean isActive() {
+        return state == HELD;
+    }
+
+    long renewIntervalNanos() {
+        return renewIntervalNanos;
+    }
+
+    long nextRenewNanos() {
+        return nextRenewNanos;
+    }
+
+    long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[" + name + ", token=" + token + ", " + (isHeld() ? "held" : state == RELEASED
+                ? "released" : "not held") + "]";
+    }
+}

@@ -1,0 +1,268 @@
+package io.locksmith.internal;
+
+import io.locksmith.LossReason;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a client's held locks: renews every lock that is due in one backend call per tick, marks
+ * locks lost when their deadline passes, and runs loss callbacks on the workers.
+ *
+ * <p>Two timer tasks serve every held lock, whatever their number: the renewal tick, due at the
+ * earliest renewal time, and the expiry sweep, due at the earliest deadline. A lock whose renewal
+ * falls within half an interval of the tick is renewed with it, so locks taken at different times
+ * fall into step and share one backend call.
+ */
+final class LeaseKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final LockBackend backend;
+    private final ScheduledExecutorService timer;
+    private final ExecutorService workers;
+    private final ConcurrentHashMap<String, DefaultLockHandle> held = new ConcurrentHashMap<>();
+    private final Timed tick = new Timed(this::scheduleTick);
+    private final Timed sweep = new Timed(this::scheduleSweep);
+    private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
+    private boolean renewalFailing;
+
+    LeaseKeeper(LockBackend backend, ScheduledExecutorService timer, ExecutorService workers) {
+        this.backend = backend;
+        this.timer = timer;
+        this.workers = workers;
+    }
+
+    void register(DefaultLockHandle handle) {
+        held.put(handle.owner(), handle);
+        if (handle.autoRenew()) {
+            tick.by(handle.nextRenewNanos());
+        }
+        sweep.by(handle.deadlineNanos());
+    }
+
+    void forget(DefaultLockHandle handle) {
+        held.remove(handle.owner(), handle);
+    }
+
+    void expiryBy(long deadline) {
+        sweep.by(deadline);
+    }
+
+    void lose(String owner, LossReason reason) {
+        DefaultLockHandle h = held.get(owner);
+        if (h != null) {
+            h.lose(reason);
+        }
+    }
+
+    void loseAll(LossReason reason) {
+        for (DefaultLockHandle h : held.values()) {
+            h.lose(reason);
+        }
+    }
+
+    void releaseAll() {
+        for (DefaultLockHandle h : held.values()) {
+            h.close();
+        }
+        tick.cancel();
+        sweep.cancel();
+    }
+
+    int heldCount() {
+        return held.size();
+    }
+
+    String backend() {
+        return backend.description();
+    }
+
+    void validateLease(Duration lease) {
+        if (lease.compareTo(backend.minimumLease()) < 0 || lease.compareTo(backend.maximumLease()) > 0) {
+            throw new io.locksmith.LockConfigurationException("a lease of " + Durations.format(lease)
+                    + " is outside what " + backend.description() + " can keep ("
+                    + Durations.format(backend.minimumLease()) + " to " + Durations.format(backend.maximumLease()) + ")");
+        }
+    }
+
+    RenewOutcome renewOne(HeldLease lease) {
+        return backend.renew(List.of(lease)).get(0);
+    }
+
+    void release(HeldLease lease) {
+        backend.release(lease);
+    }
+
+    /** Runs loss callbacks on the workers, each on its own so that one that throws spoils no other. */
+    void dispatch(List<Runnable> callbacks, String lockName) {
+        for (Runnable r : callbacks) {
+            Runnable guarded = () -> {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    log.warn("a loss callback of lock '{}' threw", lockName, e);
+                }
+            };
+            try {
+                workers.execute(guarded);
+            } catch (RejectedExecutionException e) {
+                guarded.run(); // the client is closing; run it here rather than drop it
+            }
+        }
+    }
+
+    private ScheduledFuture<?> scheduleTick(long delayNanos) {
+        return timer.schedule(() -> workers.execute(this::renewDue), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private ScheduledFuture<?> scheduleSweep(long delayNanos) {
+        return timer.schedule(this::expireOverdue, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void renewDue() {
+        tick.fired();
+        if (!renewing.compareAndSet(false, true)) {
+            return; // a slow tick is still running; it schedules the next one when done
+        }
+        try {
+            renewDueNow();
+        } finally {
+            renewing.set(false);
+        }
+    }
+
+    private void renewDueNow() {
+        long now = System.nanoTime();
+        List<DefaultLockHandle> due = new ArrayList<>();
+        for (DefaultLockHandle h : held.values()) {
+            if (h.autoRenew() && h.isActive() && h.nextRenewNanos() - now <= h.renewIntervalNanos() / 2) {
+                due.add(h);
+            }
+        }
+        if (!due.isEmpty()) {
+            renew(due);
+        }
+        boolean any = false;
+        long next = 0;
+        for (DefaultLockHandle h : held.values()) {
+            if (h.autoRenew() && h.isActive() && (!any || h.nextRenewNanos() - next < 0)) {
+                next = h.nextRenewNanos();
+                any = true;
+            }
+        }
+        if (any) {
+            tick.by(next);
+        }
+    }
+
+    private void renew(List<DefaultLockHandle> due) {
+        List<HeldLease> leases = new ArrayList<>(due.size());
+        for (DefaultLockHandle h : due) {
+            leases.add(h.lease(h.lease()));
+        }
+        long sentAt = System.nanoTime();
+        List<RenewOutcome> outcomes;
+        try {
+            outcomes = backend.renew(leases);
+            renewalFailing = false;
+        } catch (RuntimeException e) {
+            if (!renewalFailing) {
+                log.warn("renewing {} lock(s) on {} failed; retrying while their leases last: {}",
+                        due.size(), backend.description(), e.toString());
+            }
+            renewalFailing = true;
+            outcomes = java.util.Collections.nCopies(due.size(), RenewOutcome.FAILED);
+        }
+        for (int i = 0; i < due.size(); i++) {
+            DefaultLockHandle h = due.get(i);
+            switch (outcomes.get(i)) {
+                case RENEWED -> h.confirm(sentAt);
+                case NOT_OWNED -> h.lose(LossReason.OWNERSHIP_LOST);
+                default -> h.retryRenewalAt(System.nanoTime() + retryDelay(h));
+            }
+        }
+    }
+
+    private static long retryDelay(DefaultLockHandle h) {
+        long left = h.deadlineNanos() - System.nanoTime();
+        return Math.max(MIN_RETRY_NANOS, Math.min(MAX_RETRY_NANOS, Math.min(h.renewIntervalNanos() / 4, left / 4)));
+    }
+
+    private void expireOverdue() {
+        sweep.fired();
+        long now = System.nanoTime();
+        boolean any = false;
+        long next = 0;
+        for (DefaultLockHandle h : held.values()) {
+            long d = h.deadlineNanos();
+            if (d - now <= 0) {
+                h.lose(LossReason.LEASE_EXPIRED);
+            } else if (!any || d - next < 0) {
+                next = d;
+                any = true;
+            }
+        }
+        if (any) {
+            sweep.by(next);
+        }
+    }
+
+    /** One timer task that runs no later than the earliest time asked of it. */
+    private static final class Timed {
+        private final java.util.function.LongFunction<ScheduledFuture<?>> schedule;
+        private volatile boolean scheduled;
+        private volatile long at;
+        private ScheduledFuture<?> task;
+
+        Timed(java.util.function.LongFunction<ScheduledFuture<?>> schedule) {
+            this.schedule = schedule;
+        }
+
+        void by(long when) {
+            if (scheduled && when - at >= 0) {
+                return; // the common case: a task already runs early enough
+            }
+            synchronized (this) {
+                if (scheduled && when - at >= 0) {
+                    return;
+                }
+                if (task != null) {
+                    task.cancel(false);
+                }
+                at = when;
+                try {
+                    task = schedule.apply(Math.max(0, when - System.nanoTime()));
+                    scheduled = true;
+                } catch (RejectedExecutionException e) {
+                    scheduled = false; // the client is closing
+                }
+            }
+        }
+
+        synchronized void fired() {
+            scheduled = false;
+            task = null;
+        }
+
+        synchronized void cancel() {
+            if (task != null) {
+                task.cancel(false);
+            }
+            scheduled = false;
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.locksmith.internal;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.LockHandle;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.ReleaseSignals;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Waits for a lock by retrying the backend's single attempt: at once when the backend signals a
+ * release, otherwise after a jittered exponential back-off. Attempts run on the client's workers,
+ * one at a time; the deadline is enforced by the timer even if an attempt is slow, and a grant
+ * that arrives after the future was completed (timed out, cancelled) is released at once.
+ */
+final class PollingAcquisition implements Runnable {
+
+    private final DefaultDistributedLock lock;
+    private final AcquireRequest request;
+    private final Duration wait;
+    private final long deadline;
+    private final Backoff backoff;
+    private final CompletableFuture<LockHandle> result = new CompletableFuture<>();
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private ReleaseSignals.Subscription subscription;
+    private ScheduledFuture<?> retry;
+    private ScheduledFuture<?> expiry;
+    private LockBackendException lastFailure;
+
+    PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait) {
+        this.lock = lock;
+        this.request = request;
+        this.wait = wait;
+        this.deadline = System.nanoTime() + waitNanos;
+        this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
+    }
+
+    CompletableFuture<LockHandle> start() {
+        result.whenComplete((handle, failure) -> stop());
+        synchronized (this) {
+            expiry = lock.client().timer().schedule(this::expire, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        submit();
+        return result;
+    }
+
+    /** Queues one attempt unless one is queued already. */
+    private void submit() {
+        if (result.isDone() || !queued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            lock.client().workers().execute(this);
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new IllegalStateException(
+                    "lock client for " + lock.client().backend() + " was closed while waiting for '" + lock.name() + "'"));
+        }
+    }
+
+    @Override
+    public synchronized void run() {
+        queued.set(false);
+        if (result.isDone()) {
+            return;
+        }
+        try {
+            DefaultLockHandle handle = lock.attempt(request);
+            if (handle != null) {
+                if (!result.complete(handle)) {
+                    handle.close();
+                }
+                return;
+            }
+            lastFailure = null;
+        } catch (LockBackendException e) {
+            lastFailure = e;
+        } catch (RuntimeException | Error e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+            expire();
+            return;
+        }
+        if (subscription == null && lastFailure == null) {
+            var signals = lock.client().backendImpl().releaseSignals();
+            if (signals.isPresent()) {
+                // subscribe, then try again at once: a release between the attempt and the
+                // subscription would otherwise go unnoticed until the next back-off
+                subscription = signals.get().subscribe(request.key(), this::wake);
+                submit();
+                return;
+            }
+        }
+        long pause = Math.min(backoff.nextNanos(), remaining);
+        retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+    }
+
+    private void wake() {
+        synchronized (this) {
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            backoff.reset();
+        }
+        submit();
+    }
+
+    private void expire() {
+        LockBackendException failure = lastFailure;
+        if (failure != null) {
+            result.completeExceptionally(new LockBackendException("could not acquire lock '" + lock.name()
+                    + "' within " + Durations.format(wait) + ": " + failure.getMessage(), failure));
+        } else {
+            result.completeExceptionally(lock.timeout(wait));
+        }
+    }
+
+    private void stop() {
+        ReleaseSignals.Subscription s;
+        synchronized (this) {
+            s = subscription;
+            subscription = null;
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            if (expiry != null) {
+                expiry.cancel(false);
+            }
+        }
+        if (s != null) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.locksmith.spi;
+
+import io.locksmith.LossReason;
+
+/**
+ * Where a backend reports what it learns without being asked: a watch saw a holder's key
+ * deleted, a session or lease expired. Safe to call from any thread, including the client
+ * library's I/O threads; the core hands the work to its own threads.
+ */
+public interface BackendEvents {
+
+    /**
+     * Reports that one grant is no longer held.
+     *
+     * @param key the backend key the grant was made for ({@link AcquireRequest#key()})
+     * @param owner the owner the grant was made to ({@link AcquireRequest#owner()})
+     * @param reason why
+     */
+    void lost(String key, String owner, LossReason reason);
+
+    /**
+     * Reports that every grant this backend holds is lost at once (its session ended).
+     *
+     * @param reason why
+     */
+    void allLost(LossReason reason);
+}

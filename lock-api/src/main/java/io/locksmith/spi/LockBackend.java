@@ -1,0 +1,74 @@
+package io.locksmith.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The atomic primitives of one backend connection. The core builds waiting, deadlines, async
+ * acquisition, renewal scheduling, loss detection and handles on them.
+ *
+ * <p>Every method may be called from several threads at once and must return or throw within
+ * the backend's operation timeout: never block without a bound. Failures to reach the backend
+ * are reported as {@link io.locksmith.LockBackendException} naming the backend (credentials
+ * masked) and the lock.
+ */
+public interface LockBackend extends AutoCloseable {
+
+    /** @return the backend's description for messages, credentials masked, e.g. {@code redis://cache:6379/0} */
+    String description();
+
+    /** @return the shortest lease the backend can keep; 1 ms by default */
+    default Duration minimumLease() {
+        return Duration.ofMillis(1);
+    }
+
+    /** @return the longest lease the backend can keep; effectively unbounded by default */
+    default Duration maximumLease() {
+        return Duration.ofDays(365);
+    }
+
+    /**
+     * Tries once to take the key, atomically: if it is free (never taken, released or expired by
+     * the backend's clock) it becomes the request's owner's for the request's lease, with a new
+     * fencing token.
+     *
+     * @param request the acquisition
+     * @return the grant, or {@code null} if another owner holds the key
+     */
+    Grant tryAcquire(AcquireRequest request);
+
+    /**
+     * Extends each lease that its owner still holds, each for its own {@link HeldLease#lease()},
+     * checking ownership and extending in one atomic step per lease. A backend that can do the
+     * whole batch in one call should.
+     *
+     * @param leases the leases to renew; not empty
+     * @return one outcome per lease, in the same order
+     * @throws io.locksmith.LockBackendException if the batch could not be sent; the core counts
+     *     every lease as {@link RenewOutcome#FAILED}
+     */
+    List<RenewOutcome> renew(List<HeldLease> leases);
+
+    /**
+     * Releases the lease if its owner still holds it; never touches another owner's key.
+     *
+     * @param lease the lease
+     * @return whether the lease was still held and is now released
+     */
+    boolean release(HeldLease lease);
+
+    /** @return the backend's native wake-up on release, if it has one */
+    default Optional<ReleaseSignals> releaseSignals() {
+        return Optional.empty();
+    }
+
+    /** @return the backend's native queued acquisition (FIFO), if it has one */
+    default Optional<QueuedAcquirer> queue() {
+        return Optional.empty();
+    }
+
+    /** Closes the connections this backend owns. Idempotent. */
+    @Override
+    void close();
+}

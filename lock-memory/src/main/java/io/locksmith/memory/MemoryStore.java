@@ -1,0 +1,101 @@
+package io.locksmith.memory;
+
+import io.locksmith.spi.Grant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The lock server of the in-memory backend: one entry per held key with its owner, token and
+ * expiry on the monotonic clock, and one token counter for the whole store, so tokens keep
+ * increasing for every name whatever happens to its entry.
+ */
+final class MemoryStore {
+
+    private static final ConcurrentHashMap<String, MemoryStore> GROUPS = new ConcurrentHashMap<>();
+
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+    private final AtomicLong tokens = new AtomicLong();
+
+    private record Entry(String owner, long token, long expiresAt) {
+        boolean expired(long now) {
+            return expiresAt - now <= 0;
+        }
+    }
+
+    static MemoryStore group(String name) {
+        return GROUPS.computeIfAbsent(name, n -> new MemoryStore());
+    }
+
+    /** @return the grant, or null if another owner holds the key */
+    Grant tryAcquire(String key, String owner, long leaseNanos) {
+        long now = System.nanoTime();
+        Grant[] granted = new Grant[1];
+        entries.compute(key, (k, old) -> {
+            if (old != null && !old.expired(now)) {
+                return old;
+            }
+            Entry taken = new Entry(owner, tokens.incrementAndGet(), now + leaseNanos);
+            granted[0] = Grant.of(taken.token);
+            return taken;
+        });
+        return granted[0];
+    }
+
+    /** @return whether the owner still held the key and its lease was extended */
+    boolean renew(String key, String owner, long token, long leaseNanos) {
+        long now = System.nanoTime();
+        boolean[] renewed = new boolean[1];
+        entries.computeIfPresent(key, (k, e) -> {
+            if (e.expired(now)) {
+                return null;
+            }
+            if (e.owner.equals(owner) && e.token == token) {
+                renewed[0] = true;
+                return new Entry(owner, token, now + leaseNanos);
+            }
+            return e;
+        });
+        return renewed[0];
+    }
+
+    /** @return whether the owner still held the key, which is now free */
+    boolean release(String key, String owner, long token) {
+        boolean[] released = new boolean[1];
+        entries.computeIfPresent(key, (k, e) -> {
+            if (e.owner.equals(owner) && e.token == token) {
+                released[0] = !e.expired(System.nanoTime());
+                return null;
+            }
+            return e;
+        });
+        if (released[0]) {
+            signal(key);
+        }
+        return released[0];
+    }
+
+    /** Removes a key's entry whoever holds it, as an operator (or a fault) would. */
+    void remove(String key) {
+        if (entries.remove(key) != null) {
+            signal(key);
+        }
+    }
+
+    Runnable subscribe(String key, Runnable onRelease) {
+        listeners.computeIfAbsent(key, k -> new CopyOnWriteArraySet<>()).add(onRelease);
+        return () -> listeners.computeIfPresent(key, (k, set) -> {
+            set.remove(onRelease);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    private void signal(String key) {
+        Set<Runnable> waiting = listeners.get(key);
+        if (waiting != null) {
+            waiting.forEach(Runnable::run);
+        }
+    }
+}
