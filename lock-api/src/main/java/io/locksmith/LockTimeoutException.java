@@ -19,7 +19,7 @@ public final class LockTimeoutException extends LockException {
      */
     public LockTimeoutException(String lockName, Duration wait, String backend) {
         super("lock '" + lockName + "' is still held by another owner after waiting "
-                + wait.toString().substring(2).toLowerCase(java.util.Locale.ROOT) + " (" + backend + ")");
+                + io.locksmith.internal.Durations.format(wait) + " (" + backend + ")");
         this.lockName = lockName;
         this.wait = wait;
     }

@@ -26,6 +26,7 @@ final class PollingAcquisition implements Runnable {
     private final Backoff backoff;
     private final CompletableFuture<LockHandle> result = new CompletableFuture<>();
     private final AtomicBoolean queued = new AtomicBoolean();
+    private final Object attempting = new Object(); // one attempt at a time; never held by stop()
     private ReleaseSignals.Subscription subscription;
     private ScheduledFuture<?> retry;
     private ScheduledFuture<?> expiry;
@@ -62,11 +63,16 @@ final class PollingAcquisition implements Runnable {
     }
 
     @Override
-    public synchronized void run() {
-        queued.set(false);
-        if (result.isDone()) {
-            return;
+    public void run() {
+        synchronized (attempting) {
+            queued.set(false);
+            if (!result.isDone()) {
+                attemptAndPlan();
+            }
         }
+    }
+
+    private void attemptAndPlan() {
         try {
             DefaultLockHandle handle = lock.attempt(request);
             if (handle != null) {
@@ -92,13 +98,21 @@ final class PollingAcquisition implements Runnable {
             if (signals.isPresent()) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
-                subscription = signals.get().subscribe(request.key(), this::wake);
+                ReleaseSignals.Subscription s = signals.get().subscribe(request.key(), this::wake);
+                synchronized (this) {
+                    subscription = s;
+                }
+                if (result.isDone()) {
+                    stop();
+                }
                 submit();
                 return;
             }
         }
-        long pause = Math.min(backoff.nextNanos(), remaining);
-        retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+        synchronized (this) {
+            long pause = Math.min(backoff.nextNanos(), remaining);
+            retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+        }
     }
 
     private void wake() {

@@ -1,0 +1,131 @@
+package io.locksmith.internal;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A small backend for testing the core's machinery in isolation: it counts calls, can be made to
+ * fail, to stall an attempt, and to queue waiters. Leases are not expired by this backend; the
+ * tests here are about what the core does, and the real backends' tests cover expiry.
+ */
+final class TestBackend implements LockBackend {
+
+    final Map<String, String> owners = new ConcurrentHashMap<>();
+    final AtomicLong tokens = new AtomicLong();
+    final AtomicInteger acquireCalls = new AtomicInteger();
+    final AtomicInteger renewCalls = new AtomicInteger();
+    final AtomicInteger releaseCalls = new AtomicInteger();
+    final List<Integer> renewBatchSizes = java.util.Collections.synchronizedList(new ArrayList<>());
+    volatile boolean failing;
+    volatile CountDownLatch stallAcquire;
+    volatile CountDownLatch stalled = new CountDownLatch(1);
+    volatile boolean queued;
+    final Map<String, CompletableFuture<Grant>> waiting = new ConcurrentHashMap<>();
+    final AtomicInteger cancelled = new AtomicInteger();
+    volatile Duration minimumLease = Duration.ofMillis(1);
+    volatile boolean closed;
+
+    @Override
+    public String description() {
+        return "test://backend";
+    }
+
+    @Override
+    public Duration minimumLease() {
+        return minimumLease;
+    }
+
+    @Override
+    public Grant tryAcquire(AcquireRequest request) {
+        acquireCalls.incrementAndGet();
+        fail(request.name());
+        CountDownLatch stall = stallAcquire;
+        if (stall != null) {
+            stalled.countDown();
+            try {
+                stall.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return owners.putIfAbsent(request.key(), request.owner()) == null ? Grant.of(tokens.incrementAndGet()) : null;
+    }
+
+    @Override
+    public List<RenewOutcome> renew(List<HeldLease> leases) {
+        renewCalls.incrementAndGet();
+        renewBatchSizes.add(leases.size());
+        fail(leases.get(0).name());
+        List<RenewOutcome> out = new ArrayList<>();
+        for (HeldLease l : leases) {
+            out.add(l.owner().equals(owners.get(l.key())) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED);
+        }
+        return out;
+    }
+
+    @Override
+    public boolean release(HeldLease lease) {
+        releaseCalls.incrementAndGet();
+        fail(lease.name());
+        return owners.remove(lease.key(), lease.owner());
+    }
+
+    /** Grants the key to the first queued waiter, as a queueing backend would on release. */
+    void grantNext(String key) {
+        waiting.forEach((owner, future) -> {
+            if (owners.putIfAbsent(key, owner) == null) {
+                future.complete(Grant.of(tokens.incrementAndGet()));
+            }
+        });
+    }
+
+    @Override
+    public Optional<QueuedAcquirer> queue() {
+        if (!queued) {
+            return Optional.empty();
+        }
+        return Optional.of(request -> {
+            CompletableFuture<Grant> f = new CompletableFuture<>();
+            waiting.put(request.owner(), f);
+            return new QueuedAcquirer.Ticket() {
+                @Override
+                public CompletableFuture<Grant> granted() {
+                    return f;
+                }
+
+                @Override
+                public void cancel() {
+                    cancelled.incrementAndGet();
+                    waiting.remove(request.owner());
+                }
+            };
+        });
+    }
+
+    private void fail(String lock) {
+        if (failing) {
+            throw new LockBackendException("test://backend is unreachable (lock '" + lock + "')");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}
