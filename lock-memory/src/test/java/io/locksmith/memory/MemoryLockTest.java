@@ -20,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -186,14 +185,25 @@ class MemoryLockTest {
         }
     }
 
+    @Test
+    void malformedMemoryUrisAndUnknownOptionsAreRejected() {
+        for (String bad : List.of("memory:/x", "memory://bad name", "memory://a/b", "memory:x")) {
+            assertThatThrownBy(() -> LockClient.open(bad)).as(bad)
+                    .isInstanceOf(io.locksmith.LockConfigurationException.class).hasMessageContaining("memory URI");
+        }
+        assertThatThrownBy(() -> LockClient.open("memory:?pool=3"))
+                .isInstanceOf(io.locksmith.LockConfigurationException.class)
+                .hasMessageContaining("'pool'").hasMessageContaining("memory");
+        try (LockClient c = LockClient.open("memory://opts?lease=2s&prefix=app")) {
+            assertThat(c.options().lease()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(c.backend()).isEqualTo("memory://opts");
+        }
+    }
+
     /** A pause in a polling assertion loop, where time itself is what is observed. */
     static final class LockSupportSleep {
         static void pause(long millis) {
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
         }
-    }
-
-    static AtomicLong unused() {
-        return new AtomicLong();
     }
 }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The one test command: installs what the tests need when it is missing, then runs the whole
+# Maven build with every test. Safe to run again; a second run installs nothing.
+#
+#   scripts/test.sh                 # everything
+#   scripts/test.sh -pl lock-memory # extra arguments go to Maven
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v java >/dev/null 2>&1; then
+  echo "scripts/test.sh: a JDK 17 or newer is needed (Debian: apt-get install openjdk-17-jdk-headless)" >&2
+  exit 1
+fi
+
+./mvnw -B -ntp verify "$@"
