@@ -53,7 +53,9 @@ class ApiConventionsTest {
                     continue;
                 }
                 try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    // the commands (lock-cli, the kit's runner) print by design
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.toString().contains("/runner/"))
+                            .toList()) {
                         String s = Files.readString(f);
                         if (s.contains("System.out") || s.contains("System.err") || s.contains(".printStackTrace(")) {
                             offenders.add(f.toString());

@@ -1,0 +1,147 @@
+package io.locksmith.tck;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a provider can promise, so the kit knows what to expect and how long to wait. Every lease
+ * the kit uses scales from {@link #testLease()}, so a backend with a long minimum lease (Azure:
+ * 15 s) still runs the kit, only more slowly.
+ */
+public final class Capabilities {
+
+    private final Duration minimumLease;
+    private final Duration testLease;
+    private final boolean nativeWakeUp;
+    private final boolean fifo;
+    private final boolean fencingSurvivesStateRemoval;
+    private final int contentionGrants;
+
+    private Capabilities(Builder b) {
+        this.minimumLease = b.minimumLease;
+        this.testLease = b.testLease != null ? b.testLease
+                : (b.minimumLease.compareTo(Duration.ofSeconds(1)) > 0 ? b.minimumLease : Duration.ofSeconds(1));
+        this.nativeWakeUp = b.nativeWakeUp;
+        this.fifo = b.fifo;
+        this.fencingSurvivesStateRemoval = b.fencingSurvivesStateRemoval;
+        this.contentionGrants = b.contentionGrants;
+    }
+
+    /** @return a builder with conservative defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the shortest lease the provider accepts; shorter ones must be rejected */
+    public Duration minimumLease() {
+        return minimumLease;
+    }
+
+    /** @return the lease the kit uses in rules about time; by default the larger of 1 s and the minimum */
+    public Duration testLease() {
+        return testLease;
+    }
+
+    /** @return whether a release wakes waiters by a backend signal, not only by their next poll */
+    public boolean nativeWakeUp() {
+        return nativeWakeUp;
+    }
+
+    /** @return whether waiters are granted in the order they started waiting */
+    public boolean fifo() {
+        return fifo;
+    }
+
+    /** @return whether fencing tokens keep increasing after a lock's state was removed on the server */
+    public boolean fencingSurvivesStateRemoval() {
+        return fencingSurvivesStateRemoval;
+    }
+
+    /** @return how many grants the mutual-exclusion rule makes; at least 5,000 */
+    public int contentionGrants() {
+        return contentionGrants;
+    }
+
+    @Override
+    public String toString() {
+        return "Capabilities[minimumLease=" + minimumLease + ", testLease=" + testLease + ", nativeWakeUp="
+                + nativeWakeUp + ", fifo=" + fifo + ", fencingSurvivesStateRemoval=" + fencingSurvivesStateRemoval + "]";
+    }
+
+    /** Builds {@link Capabilities}. */
+    public static final class Builder {
+        private Duration minimumLease = Duration.ofMillis(1);
+        private Duration testLease;
+        private boolean nativeWakeUp;
+        private boolean fifo;
+        private boolean fencingSurvivesStateRemoval = true;
+        private int contentionGrants = 5_000;
+
+        private Builder() {}
+
+        /**
+         * @param lease the shortest lease the provider accepts
+         * @return this builder
+         */
+        public Builder minimumLease(Duration lease) {
+            this.minimumLease = Objects.requireNonNull(lease, "lease");
+            return this;
+        }
+
+        /**
+         * @param lease the lease to use in rules about time; at least the minimum lease
+         * @return this builder
+         */
+        public Builder testLease(Duration lease) {
+            this.testLease = Objects.requireNonNull(lease, "lease");
+            return this;
+        }
+
+        /**
+         * @param wakes whether a release wakes waiters by a backend signal
+         * @return this builder
+         */
+        public Builder nativeWakeUp(boolean wakes) {
+            this.nativeWakeUp = wakes;
+            return this;
+        }
+
+        /**
+         * @param fifo whether waiters are granted in arrival order
+         * @return this builder
+         */
+        public Builder fifo(boolean fifo) {
+            this.fifo = fifo;
+            return this;
+        }
+
+        /**
+         * @param survives whether tokens keep increasing after a lock's state was removed
+         * @return this builder
+         */
+        public Builder fencingSurvivesStateRemoval(boolean survives) {
+            this.fencingSurvivesStateRemoval = survives;
+            return this;
+        }
+
+        /**
+         * @param grants grants in the mutual-exclusion rule; at least 5,000
+         * @return this builder
+         */
+        public Builder contentionGrants(int grants) {
+            if (grants < 5_000) {
+                throw new IllegalArgumentException("contention grants must be at least 5000, was " + grants);
+            }
+            this.contentionGrants = grants;
+            return this;
+        }
+
+        /** @return the capabilities */
+        public Capabilities build() {
+            if (testLease != null && testLease.compareTo(minimumLease) < 0) {
+                throw new IllegalArgumentException("test lease " + testLease + " is shorter than the minimum " + minimumLease);
+            }
+            return new Capabilities(this);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.locksmith.tck;
+
+import io.locksmith.LockClient;
+import java.time.Duration;
+
+/**
+ * Fault hooks a provider supplies so the kit can check loss and crash handling. A hook left
+ * unimplemented makes the rules that need it skip, and the runner reports them as skipped.
+ */
+public interface Faults {
+
+    /**
+     * Removes a lock's state on the server behind its holder's back, as an operator deleting the
+     * key would. The fencing state (a counter) stays unless the provider keeps it in the lock's state.
+     *
+     * @param key the lock's backend key (the kit's clients use no prefix: the lock name)
+     */
+    default void removeLockState(String key) {
+        throw new UnsupportedOperationException("the provider supplies no hook to remove a lock's state");
+    }
+
+    /**
+     * Cuts a client's connection: its calls fail (or time out) until it is restored.
+     *
+     * @param client a client the kit opened
+     */
+    default void cutConnection(LockClient client) {
+        throw new UnsupportedOperationException("the provider supplies no hook to cut a client's connection");
+    }
+
+    /**
+     * Restores a connection cut by {@link #cutConnection(LockClient)}.
+     *
+     * @param client a client the kit opened
+     */
+    default void restoreConnection(LockClient client) {
+        throw new UnsupportedOperationException("the provider supplies no hook to restore a client's connection");
+    }
+
+    /**
+     * Abandons a client as a crashed process would: nothing is released, nothing renewed again.
+     * By default the connection is cut and the client closed, so that its releases fail.
+     *
+     * @param client a client the kit opened
+     */
+    default void crash(LockClient client) {
+        cutConnection(client);
+        client.close();
+    }
+
+    /**
+     * Moves a client's wall clock, as if its machine's clock were wrong. Providers that keep leases
+     * by the server's clock, as they must, read no client wall clock: for them this does nothing.
+     *
+     * @param client a client the kit opened
+     * @param offset how far ahead (or behind, negative) its clock is
+     */
+    default void skewWallClock(LockClient client, Duration offset) {}
+}

@@ -1,0 +1,205 @@
+package io.locksmith.tck;
+
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The contract every lock provider keeps, as a JUnit 5 suite. A provider's test extends this
+ * class and supplies a {@link TckSubject}; every rule is a test named {@code required_…} or
+ * {@code optional_…}, and every assertion message names the provider and the rule.
+ *
+ * <pre>{@code
+ * class RedisContractTest extends LockContract {
+ *     protected TckSubject subject() { return new RedisSubject(server); }
+ * }
+ * }</pre>
+ *
+ * <p>Each test uses lock names of its own, so the suite can run against a server that is also
+ * used for other things. Rules about time use leases scaled from {@link Capabilities#testLease()}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class LockContract implements AcquisitionRules, ExclusionRules, ReleaseRules, RenewalRules,
+        LossRules, FencingRules, NameRules, ArgumentRules, AsyncRules {
+
+    private final String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    private final List<LockClient> opened = new ArrayList<>();
+    private TckSubject subject;
+    private String rule = "?";
+
+    /**
+     * Supplies the provider under test; called once per test class.
+     *
+     * @return the subject
+     */
+    protected abstract TckSubject subject();
+
+    /** @return this contract, for the rule interfaces */
+    @Override
+    public final LockContract contract() {
+        return this;
+    }
+
+    @BeforeAll
+    final void openSubject() {
+        subject = Objects.requireNonNull(subject(), "subject()");
+    }
+
+    @AfterAll
+    final void closeSubject() throws Exception {
+        subject.close();
+    }
+
+    @BeforeEach
+    final void nameRule(TestInfo info) {
+        rule = info.getTestMethod().map(m -> m.getName()).orElse(info.getDisplayName());
+    }
+
+    @AfterEach
+    final void closeClients() {
+        synchronized (opened) {
+            for (LockClient c : opened) {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    // a client whose connection a rule cut may fail to release; its leases run out
+                }
+            }
+            opened.clear();
+        }
+    }
+
+    // ---- helpers for the rules ----
+
+    TckSubject subjectUnderTest() {
+        return subject;
+    }
+
+    Capabilities caps() {
+        return subject.capabilities();
+    }
+
+    /** @return the lease rules about time use */
+    Duration lease() {
+        return caps().testLease();
+    }
+
+    /** @return a generous allowance for scheduling and network delays on a loaded machine */
+    Duration margin() {
+        Duration l = lease();
+        return l.compareTo(Duration.ofSeconds(3)) > 0 ? l : Duration.ofSeconds(3);
+    }
+
+    /** @return a new client with the kit's default options */
+    LockClient client() {
+        return client(b -> b);
+    }
+
+    /** @return a new client with the kit's options changed by {@code change} */
+    LockClient client(UnaryOperator<LockOptions.Builder> change) {
+        Duration backoffMax = lease().dividedBy(4);
+        if (backoffMax.compareTo(Duration.ofMillis(250)) > 0) {
+            backoffMax = Duration.ofMillis(250);
+        }
+        LockOptions options = change.apply(LockOptions.builder().lease(lease())
+                .backoffMin(Duration.ofMillis(5)).backoffMax(backoffMax)).build();
+        LockClient c = subject.newClient(options);
+        synchronized (opened) {
+            opened.add(c);
+        }
+        return c;
+    }
+
+    /** @return a lock name unique to this run and rule */
+    String name(String suffix) {
+        return "tck-" + run + "-" + rule + "-" + suffix;
+    }
+
+    /** @return the message prefix naming the provider and the rule */
+    String says(String what) {
+        return "[" + subject.name() + "] " + rule + ": " + what;
+    }
+
+    void check(boolean condition, String what) {
+        if (!condition) {
+            Assertions.fail(says(what));
+        }
+    }
+
+    <T extends Throwable> T expectThrows(Class<T> type, Executable call, String what) {
+        return Assertions.assertThrows(type, call, () -> says(what));
+    }
+
+    /** Waits until the condition holds, failing with {@code what} after {@code max}. */
+    void eventually(Duration max, BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                Assertions.fail(says(what + " (waited " + max.toMillis() + " ms)"));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    /** Waits for a future, failing with {@code what} and the cause if it fails or takes longer than {@code max}. */
+    <T> T complete(java.util.concurrent.Future<T> future, Duration max, String what) {
+        try {
+            return future.get(max.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            return Assertions.fail(says(what + " (not done after " + max.toMillis() + " ms)"));
+        } catch (java.util.concurrent.ExecutionException e) {
+            return Assertions.fail(says(what + " (failed: " + e.getCause() + ")"), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Assertions.fail(says(what + " (interrupted)"), e);
+        }
+    }
+
+    /** Checks that the condition keeps holding for {@code period}; for rules about time. */
+    void throughout(Duration period, BooleanSupplier condition, String what) {
+        long end = System.nanoTime() + period.toNanos();
+        while (System.nanoTime() - end < 0) {
+            check(condition.getAsBoolean(), what);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    /** Lets time pass until {@code nanoTime}; only where time itself is the subject of the rule. */
+    void passTimeUntil(long nanoTime) {
+        long left;
+        while ((left = nanoTime - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** Runs a fault hook; a hook the provider does not supply skips the rule, saying so. */
+    void fault(Runnable hook) {
+        try {
+            hook.run();
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort(says("skipped: " + e.getMessage()));
+        }
+    }
+
+    Faults faults() {
+        return subject.faults();
+    }
+}
