@@ -7,6 +7,8 @@ import io.locksmith.LockHandle;
 import io.locksmith.LockInterruptedException;
 import io.locksmith.LockTimeoutException;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Held;
 import io.locksmith.spi.Grant;
 import java.time.Duration;
 import java.util.Optional;
@@ -126,9 +128,20 @@ final class DefaultDistributedLock implements DistributedLock {
 
     /** One backend attempt; returns the new handle or null if the lock is held. */
     DefaultLockHandle attempt(AcquireRequest request) {
+        return attempt(request, null);
+    }
+
+    /** One backend attempt; when the lock is held, hands the backend's answer to {@code held}. */
+    DefaultLockHandle attempt(AcquireRequest request, java.util.function.Consumer<Held> held) {
         long start = System.nanoTime();
-        Grant grant = client.backendImpl().tryAcquire(request);
-        return grant == null ? null : adopt(request, grant, start);
+        AcquireResult result = client.backendImpl().tryAcquire(request);
+        if (result instanceof Grant grant) {
+            return adopt(request, grant, start);
+        }
+        if (held != null && result instanceof Held h) {
+            held.accept(h);
+        }
+        return null;
     }
 
     private LockHandle attemptQuietly(AcquireRequest request) {

@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Waits for a lock by retrying the backend's single attempt: at once when the backend signals a
- * release, otherwise after a jittered exponential back-off. Attempts run on the client's workers,
+ * release, otherwise after a jittered exponential back-off or, where the backend told the
+ * holder's remaining lease, when that lease would run out. Attempts run on the client's workers,
  * one at a time; the deadline is enforced by the timer even if an attempt is slow, and a grant
  * that arrives after the future was completed (timed out, cancelled) is released at once.
  */
@@ -31,6 +33,7 @@ final class PollingAcquisition implements Runnable {
     private ScheduledFuture<?> retry;
     private ScheduledFuture<?> expiry;
     private LockBackendException lastFailure;
+    private long holderLeft = -1; // the holder's remaining lease from the last attempt, if the backend said
 
     PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait) {
         this.lock = lock;
@@ -74,7 +77,9 @@ final class PollingAcquisition implements Runnable {
 
     private void attemptAndPlan() {
         try {
-            DefaultLockHandle handle = lock.attempt(request);
+            holderLeft = -1;
+            DefaultLockHandle handle = lock.attempt(request, held -> held.remainingLease()
+                    .ifPresent(d -> holderLeft = d.toNanos()));
             if (handle != null) {
                 if (!result.complete(handle)) {
                     handle.close();
@@ -110,9 +115,25 @@ final class PollingAcquisition implements Runnable {
             }
         }
         synchronized (this) {
-            long pause = Math.min(backoff.nextNanos(), remaining);
+            long pause = Math.min(pause(), remaining);
             retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /**
+     * With release signals and a known remaining lease, a waiter sleeps until the holder's lease
+     * would run out (the signal wakes it sooner): waiters do not poll while a holder renews. Else
+     * it backs off, but never past the holder's lease.
+     */
+    private long pause() {
+        long jitter = ThreadLocalRandom.current().nextLong(lock.client().options().backoffMin().toNanos() + 1);
+        if (holderLeft < 0) {
+            return backoff.nextNanos();
+        }
+        if (subscription != null) {
+            return holderLeft + jitter;
+        }
+        return Math.min(backoff.nextNanos(), holderLeft + jitter);
     }
 
     private void wake() {

@@ -7,7 +7,7 @@ package io.locksmith.spi;
  * @param attachment backend state the core hands back on renewal and release (a node path, a
  *     revision), or {@code null}
  */
-public record Grant(long token, Object attachment) {
+public record Grant(long token, Object attachment) implements AcquireResult {
 
     /**
      * @param token the fencing token

@@ -34,9 +34,10 @@ public interface LockBackend extends AutoCloseable {
      * fencing token.
      *
      * @param request the acquisition
-     * @return the grant, or {@code null} if another owner holds the key
+     * @return a {@link Grant}, or {@link Held} (with the holder's remaining lease if this call
+     *     learned it) if another owner holds the key
      */
-    Grant tryAcquire(AcquireRequest request);
+    AcquireResult tryAcquire(AcquireRequest request);
 
     /**
      * Extends each lease that its owner still holds, each for its own {@link HeldLease#lease()},

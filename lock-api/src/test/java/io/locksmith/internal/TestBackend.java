@@ -2,6 +2,8 @@ package io.locksmith.internal;
 
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Held;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
@@ -40,6 +42,9 @@ final class TestBackend implements LockBackend {
     final AtomicInteger cancelled = new AtomicInteger();
     volatile Duration minimumLease = Duration.ofMillis(1);
     volatile boolean closed;
+    volatile Duration holderLeft;
+    volatile boolean signals;
+    final Map<String, java.util.Set<Runnable>> listeners = new ConcurrentHashMap<>();
 
     @Override
     public String description() {
@@ -52,7 +57,7 @@ final class TestBackend implements LockBackend {
     }
 
     @Override
-    public Grant tryAcquire(AcquireRequest request) {
+    public AcquireResult tryAcquire(AcquireRequest request) {
         acquireCalls.incrementAndGet();
         fail(request.name());
         CountDownLatch stall = stallAcquire;
@@ -64,7 +69,11 @@ final class TestBackend implements LockBackend {
                 Thread.currentThread().interrupt();
             }
         }
-        return owners.putIfAbsent(request.key(), request.owner()) == null ? Grant.of(tokens.incrementAndGet()) : null;
+        if (owners.putIfAbsent(request.key(), request.owner()) == null) {
+            return Grant.of(tokens.incrementAndGet());
+        }
+        Duration left = holderLeft;
+        return left == null ? Held.UNKNOWN : Held.remaining(left);
     }
 
     @Override
@@ -83,7 +92,11 @@ final class TestBackend implements LockBackend {
     public boolean release(HeldLease lease) {
         releaseCalls.incrementAndGet();
         fail(lease.name());
-        return owners.remove(lease.key(), lease.owner());
+        boolean released = owners.remove(lease.key(), lease.owner());
+        if (released) {
+            listeners.getOrDefault(lease.key(), java.util.Set.of()).forEach(Runnable::run);
+        }
+        return released;
     }
 
     /** Grants the key to the first queued waiter, as a queueing backend would on release. */
@@ -92,6 +105,17 @@ final class TestBackend implements LockBackend {
             if (owners.putIfAbsent(key, owner) == null) {
                 future.complete(Grant.of(tokens.incrementAndGet()));
             }
+        });
+    }
+
+    @Override
+    public Optional<io.locksmith.spi.ReleaseSignals> releaseSignals() {
+        if (!signals) {
+            return Optional.empty();
+        }
+        return Optional.of((key, onRelease) -> {
+            listeners.computeIfAbsent(key, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(onRelease);
+            return () -> listeners.get(key).remove(onRelease);
         });
     }
 

@@ -2,7 +2,7 @@ package io.locksmith.memory;
 
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.Grant;
+import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.ReleaseSignals;
@@ -45,7 +45,7 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     }
 
     @Override
-    public Grant tryAcquire(AcquireRequest request) {
+    public AcquireResult tryAcquire(AcquireRequest request) {
         reachable(request.name());
         return store.tryAcquire(request.key(), request.owner(), request.lease().toNanos());
     }

@@ -1,6 +1,9 @@
 package io.locksmith.memory;
 
+import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -29,19 +32,20 @@ final class MemoryStore {
         return GROUPS.computeIfAbsent(name, n -> new MemoryStore());
     }
 
-    /** @return the grant, or null if another owner holds the key */
-    Grant tryAcquire(String key, String owner, long leaseNanos) {
+    /** @return the grant, or the holder's remaining lease if another owner holds the key */
+    AcquireResult tryAcquire(String key, String owner, long leaseNanos) {
         long now = System.nanoTime();
-        Grant[] granted = new Grant[1];
+        AcquireResult[] result = new AcquireResult[1];
         entries.compute(key, (k, old) -> {
             if (old != null && !old.expired(now)) {
+                result[0] = Held.remaining(Duration.ofNanos(old.expiresAt - now));
                 return old;
             }
             Entry taken = new Entry(owner, tokens.incrementAndGet(), now + leaseNanos);
-            granted[0] = Grant.of(taken.token);
+            result[0] = Grant.of(taken.token);
             return taken;
         });
-        return granted[0];
+        return result[0];
     }
 
     /** @return whether the owner still held the key and its lease was extended */

@@ -4,6 +4,8 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Held;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
@@ -99,11 +101,11 @@ final class ReferenceSubject implements TckSubject {
         return breakage == Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK ? wall + client.clockOffsetMillis : wall;
     }
 
-    private synchronized Grant acquire(Backend client, AcquireRequest r) {
+    private synchronized AcquireResult acquire(Backend client, AcquireRequest r) {
         long now = now(client);
         Entry e = entries.get(r.key());
         if (e != null && e.expiresAtMillis > now) {
-            return null;
+            return Held.UNKNOWN;
         }
         long token = breakage == Breakage.TOKEN_NOT_INCREASING ? 1 : ++tokens;
         entries.put(r.key(), new Entry(r.owner(), token, now + r.lease().toMillis()));
@@ -142,7 +144,7 @@ final class ReferenceSubject implements TckSubject {
         }
 
         @Override
-        public Grant tryAcquire(AcquireRequest request) {
+        public AcquireResult tryAcquire(AcquireRequest request) {
             reachable();
             return acquire(this, request);
         }
