@@ -12,4 +12,5 @@ if ! command -v java >/dev/null 2>&1; then
   exit 1
 fi
 
+bash scripts/install-test-servers.sh
 ./mvnw -B -ntp verify "$@"

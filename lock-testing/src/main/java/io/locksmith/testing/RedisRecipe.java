@@ -1,0 +1,108 @@
+package io.locksmith.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * redis-server as a master, as a replica of a master, or as a Sentinel monitoring a master.
+ * Without persistence (no RDB, no AOF): a restarted Redis comes back empty, as one configured
+ * for speed does.
+ */
+final class RedisRecipe implements Recipe {
+
+    static final String MASTER_NAME = "mymaster";
+
+    private enum Role { MASTER, REPLICA, SENTINEL }
+
+    private final Path binary;
+    private final Role role;
+    private final int masterPort;
+
+    private RedisRecipe(Path binary, Role role, int masterPort) {
+        this.binary = binary;
+        this.role = role;
+        this.masterPort = masterPort;
+    }
+
+    static RedisRecipe master(Path binary) {
+        return new RedisRecipe(binary, Role.MASTER, 0);
+    }
+
+    static RedisRecipe replicaOf(Path binary, int masterPort) {
+        return new RedisRecipe(binary, Role.REPLICA, masterPort);
+    }
+
+    static RedisRecipe sentinelOf(Path binary, int masterPort) {
+        return new RedisRecipe(binary, Role.SENTINEL, masterPort);
+    }
+
+    @Override
+    public Backend backend() {
+        return Backend.REDIS;
+    }
+
+    @Override
+    public void prepare(Path dir, int port) throws IOException {
+        if (role == Role.SENTINEL) {
+            // the Sentinel rewrites its file as it learns the topology, so it lives in the data dir
+            String conf = String.join("\n",
+                    "port " + port,
+                    "bind " + LocalServer.HOST,
+                    "dir " + dir,
+                    "sentinel monitor " + MASTER_NAME + " " + LocalServer.HOST + " " + masterPort + " 1",
+                    "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                    "sentinel failover-timeout " + MASTER_NAME + " 3000",
+                    "");
+            Files.writeString(dir.resolve("sentinel.conf"), conf, StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override
+    public List<String> command(Path dir, int port) {
+        if (role == Role.SENTINEL) {
+            return List.of(binary.toString(), dir.resolve("sentinel.conf").toString(), "--sentinel");
+        }
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
+                "--bind", LocalServer.HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""));
+        if (role == Role.REPLICA) {
+            command.addAll(List.of("--replicaof", LocalServer.HOST, Integer.toString(masterPort)));
+        }
+        return command;
+    }
+
+    @Override
+    public boolean ready(int port) throws IOException {
+        if (role == Role.SENTINEL) {
+            return Probes.redis(LocalServer.HOST, port, "SENTINEL", "get-master-addr-by-name", MASTER_NAME)
+                    instanceof List<?> address && address.size() == 2;
+        }
+        return "PONG".equals(Probes.redis(LocalServer.HOST, port, "PING"));
+    }
+
+    @Override
+    public String version(int port) throws IOException {
+        Object info = Probes.redis(LocalServer.HOST, port, "INFO", "server");
+        for (String line : String.valueOf(info).split("\r?\n")) {
+            if (line.startsWith("redis_version:")) {
+                return line.substring("redis_version:".length()).trim();
+            }
+        }
+        return "unknown";
+    }
+
+    /** Whether a replica has finished its first sync with the master. */
+    static boolean linkedToMaster(int port) throws IOException {
+        return String.valueOf(Probes.redis(LocalServer.HOST, port, "INFO", "replication"))
+                .contains("master_link_status:up");
+    }
+
+    @Override
+    public String uri(int port) {
+        return "redis://" + LocalServer.HOST + ":" + port;
+    }
+}
