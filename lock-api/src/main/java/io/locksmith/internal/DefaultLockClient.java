@@ -37,6 +37,7 @@ final class DefaultLockClient implements LockClient {
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService workers;
     private volatile LeaseKeeper keeper;
+    private final SignalHub signals;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private DefaultLockClient(Function<BackendEvents, LockBackend> backends, LockOptions options) {
@@ -55,6 +56,7 @@ final class DefaultLockClient implements LockClient {
             throw e;
         }
         this.keeper = new LeaseKeeper(backend, timer, workers);
+        this.signals = backend.releaseSignals().map(SignalHub::new).orElse(null);
         checkLease(options.lease());
     }
 
@@ -123,6 +125,11 @@ final class DefaultLockClient implements LockClient {
 
     LockBackend backendImpl() {
         return backend;
+    }
+
+    /** @return the shared release signals, or null if the backend has none */
+    SignalHub signals() {
+        return signals;
     }
 
     LeaseKeeper keeper() {

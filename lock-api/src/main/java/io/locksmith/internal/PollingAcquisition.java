@@ -99,11 +99,11 @@ final class PollingAcquisition implements Runnable {
             return;
         }
         if (subscription == null && lastFailure == null) {
-            var signals = lock.client().backendImpl().releaseSignals();
-            if (signals.isPresent()) {
+            SignalHub signals = lock.client().signals();
+            if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
-                ReleaseSignals.Subscription s = signals.get().subscribe(request.key(), this::wake);
+                ReleaseSignals.Subscription s = signals.subscribe(request.key(), this::wake);
                 synchronized (this) {
                     subscription = s;
                 }

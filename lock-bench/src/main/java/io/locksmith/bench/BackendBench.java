@@ -1,0 +1,41 @@
+package io.locksmith.bench;
+
+import io.locksmith.LockClient;
+
+/** One backend as the harness measures it: its lock clients, its floor and its round trip. */
+interface BackendBench extends AutoCloseable {
+
+    /** @return the backend's name in the tables */
+    String name();
+
+    /** @return the server's version, for the record */
+    String version();
+
+    /** @return a new lock client on the backend */
+    LockClient client();
+
+    /**
+     * @return the floor: one acquire-like and one release-like call with the backend's own client
+     *     library, on its own connection, done by {@link Floor#pair(String)}
+     */
+    Floor floor();
+
+    /** @return one round trip to the server (a ping) on the floor's connection, or null if none */
+    Runnable roundTrip();
+
+    /** The least the backend's own client can do for one lock pair. */
+    interface Floor extends AutoCloseable {
+        /**
+         * Takes and frees a key once.
+         *
+         * @param key the key
+         */
+        void pair(String key);
+
+        @Override
+        void close();
+    }
+
+    @Override
+    void close();
+}

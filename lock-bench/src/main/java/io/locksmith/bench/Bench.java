@@ -1,0 +1,127 @@
+package io.locksmith.bench;
+
+import io.locksmith.testing.TestServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs every scenario on every backend asked for, starting the servers through lock-testing,
+ * and writes a Markdown table and a JSON file. Run it with {@code scripts/bench.sh}.
+ */
+public final class Bench {
+
+    private static final Map<String, Supplier<BackendBench>> BACKENDS = new LinkedHashMap<>();
+
+    static {
+        BACKENDS.put("memory", MemoryBench::new);
+        BACKENDS.put("redis", () -> new RedisBench(TestServers.redis()));
+    }
+
+    private Bench() {}
+
+    /**
+     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--out DIR]}
+     * @throws Exception if a scenario fails
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> backends = new ArrayList<>(BACKENDS.keySet());
+        int seconds = 5;
+        int warmup = 2;
+        Path out = Path.of("target/bench");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--backends" -> backends = List.of(args[++i].split(","));
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: [--backends " + String.join(",", BACKENDS.keySet()) + "] [--seconds N] [--warmup N] [--out DIR]");
+            }
+        }
+        Scenarios scenarios = new Scenarios(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
+        List<Result> results = new ArrayList<>();
+        List<String> versions = new ArrayList<>();
+        for (String name : backends) {
+            Supplier<BackendBench> factory = BACKENDS.get(name);
+            if (factory == null) {
+                throw new IllegalArgumentException("unknown backend " + name + "; known: " + BACKENDS.keySet());
+            }
+            try (BackendBench bench = factory.get()) {
+                versions.add(bench.name() + ": " + bench.version());
+                results.addAll(run(bench, scenarios));
+            }
+        }
+        String table = report(results, versions, String.join(" ", args));
+        System.out.println(table);
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("benchmarks.md"), table);
+        Files.writeString(out.resolve("benchmarks.json"), json(results, versions));
+    }
+
+    private static List<Result> run(BackendBench bench, Scenarios s) throws InterruptedException {
+        List<Result> rows = new ArrayList<>();
+        String b = bench.name();
+        double rtt = -1;
+        if (bench.roundTrip() != null) {
+            Histogram ping = s.roundTrip(bench.roundTrip());
+            rtt = micros(ping.getValueAtPercentile(50));
+            rows.add(new Result(b, "round trip (ping)", Scenarios.perSecond(ping), rtt, micros(ping.getValueAtPercentile(99)),
+                    Double.NaN, ""));
+        }
+        Histogram floor = s.floor(bench);
+        double floorRate = Scenarios.perSecond(floor);
+        rows.add(row(b, "floor: client library pair", floor, Double.NaN, ""));
+        Histogram un = s.uncontended(bench);
+        rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
+        Scenarios.Contended c = s.contended(bench, 8, 1);
+        String handoff = String.format(Locale.ROOT, "handoff p50 %.1f µs, p99 %.1f µs",
+                (double) c.handoffMicros().getValueAtPercentile(50), (double) c.handoffMicros().getValueAtPercentile(99));
+        if (rtt > 0) {
+            handoff += String.format(Locale.ROOT, " (%.1f round trips)", c.handoffMicros().getValueAtPercentile(50) / rtt);
+        }
+        rows.add(new Result(b, "contended: 8 threads, 2 clients, 1 name", c.grantsPerSecond(),
+                c.waitMicros().getValueAtPercentile(50), c.waitMicros().getValueAtPercentile(99), Double.NaN,
+                "latency = wait; " + handoff));
+        Scenarios.Contended spread = s.contended(bench, 8, 1000);
+        rows.add(new Result(b, "spread: 8 threads, 2 clients, 1,000 names", spread.grantsPerSecond(),
+                spread.waitMicros().getValueAtPercentile(50), spread.waitMicros().getValueAtPercentile(99), Double.NaN,
+                "latency = acquire"));
+        return rows;
+    }
+
+    private static Result row(String backend, String scenario, Histogram nanos, double ratio, String note) {
+        return new Result(backend, scenario, Scenarios.perSecond(nanos), micros(nanos.getValueAtPercentile(50)),
+                micros(nanos.getValueAtPercentile(99)), ratio, note);
+    }
+
+    private static double micros(double nanos) {
+        return nanos / 1000.0;
+    }
+
+    private static String report(List<Result> results, List<String> versions, String args) {
+        StringBuilder md = new StringBuilder();
+        md.append("Run ").append(Instant.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ").append(Runtime.version()).append("; ").append(String.join("; ", versions))
+                .append("; arguments: ").append(args.isEmpty() ? "(defaults)" : args).append("\n\n");
+        md.append("| backend | scenario | per second | p50 | p99 | ratio to floor | notes |\n");
+        md.append("|---|---|---|---|---|---|---|\n");
+        results.forEach(r -> md.append(r.markdownRow()).append('\n'));
+        return md.toString();
+    }
+
+    private static String json(List<Result> results, List<String> versions) {
+        return "{\"cores\":" + Runtime.getRuntime().availableProcessors() + ",\"java\":\"" + Runtime.version()
+                + "\",\"servers\":[" + versions.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(","))
+                + "],\"results\":[\n" + results.stream().map(Result::json).collect(Collectors.joining(",\n")) + "\n]}\n";
+    }
+}

@@ -1,0 +1,116 @@
+package io.locksmith.bench;
+
+import io.locksmith.DistributedLock;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/** The scenarios, each warmed up and then measured for a fixed time on the same machine. */
+final class Scenarios {
+
+    private static final Duration LONG_WAIT = Duration.ofSeconds(60);
+
+    private final Duration warmUp;
+    private final Duration measure;
+
+    Scenarios(Duration warmUp, Duration measure) {
+        this.warmUp = warmUp;
+        this.measure = measure;
+    }
+
+    /** One thread, acquire and release of one name, as many times as it can. */
+    Histogram uncontended(BackendBench bench) {
+        try (LockClient client = bench.client()) {
+            DistributedLock lock = client.lock("bench-uncontended");
+            return timed(() -> lock.acquire(Duration.ZERO).close());
+        }
+    }
+
+    /** One thread, the backend's own client doing one lock pair, as many times as it can. */
+    Histogram floor(BackendBench bench) {
+        try (BackendBench.Floor floor = bench.floor()) {
+            return timed(() -> floor.pair("bench-floor"));
+        }
+    }
+
+    /** One thread, one round trip (a ping), as many times as it can. */
+    Histogram roundTrip(Runnable ping) {
+        return timed(ping);
+    }
+
+    /** Grants per second, wait and handoff latency for 8 threads over 2 clients on one name. */
+    Contended contended(BackendBench bench, int threads, int names) throws InterruptedException {
+        List<LockClient> clients = List.of(bench.client(), bench.client());
+        Recorder waits = new Recorder(3);
+        Recorder handoffs = new Recorder(3);
+        AtomicLong releasedAt = new AtomicLong();
+        AtomicLong grants = new AtomicLong();
+        long[] phase = {System.nanoTime() + warmUp.toNanos(), 0};
+        phase[1] = phase[0] + measure.toNanos();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            LockClient client = clients.get(t % clients.size());
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() < phase[1]) {
+                    String name = names == 1 ? "bench-contended" : "bench-spread-" + ThreadLocalRandom.current().nextInt(names);
+                    long asked = System.nanoTime();
+                    LockHandle h = client.lock(name).acquire(LONG_WAIT);
+                    long granted = System.nanoTime();
+                    boolean counted = granted > phase[0] && granted < phase[1];
+                    if (counted) {
+                        grants.incrementAndGet();
+                        waits.recordValue(Math.max(1, (granted - asked) / 1000));
+                        long released = releasedAt.get();
+                        if (names == 1 && released > asked) {
+                            // the previous holder let go while this thread waited: a handoff
+                            handoffs.recordValue(Math.max(1, (granted - released) / 1000));
+                        }
+                    }
+                    releasedAt.set(System.nanoTime());
+                    h.close();
+                }
+            }, "bench-" + t);
+            worker.start();
+            workers.add(worker);
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        clients.forEach(LockClient::close);
+        return new Contended(grants.get() / (measure.toNanos() / 1e9), waits.getIntervalHistogram(),
+                handoffs.getIntervalHistogram());
+    }
+
+    /** What a contended run measured. */
+    record Contended(double grantsPerSecond, Histogram waitMicros, Histogram handoffMicros) {}
+
+    private Histogram timed(Runnable op) {
+        long end = System.nanoTime() + warmUp.toNanos();
+        while (System.nanoTime() < end) {
+            op.run();
+        }
+        Histogram h = new Histogram(3);
+        long start = System.nanoTime();
+        end = start + measure.toNanos();
+        long now = start;
+        while (now < end) {
+            op.run();
+            long after = System.nanoTime();
+            h.recordValue(Math.max(1, after - now));
+            now = after;
+        }
+        h.setStartTimeStamp(start);
+        h.setEndTimeStamp(now);
+        return h;
+    }
+
+    static double perSecond(Histogram nanos) {
+        return nanos.getTotalCount() / ((nanos.getEndTimeStamp() - nanos.getStartTimeStamp()) / 1e9);
+    }
+}

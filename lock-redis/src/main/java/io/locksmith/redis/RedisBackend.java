@@ -1,0 +1,157 @@
+package io.locksmith.redis;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.SlotHash;
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.Redaction;
+import io.locksmith.spi.ReleaseSignals;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
+ * on the server, and leases are kept by the server's key expiry.
+ */
+final class RedisBackend implements LockBackend {
+
+    private final RedisLink link;
+    private final RedisSignals signals;
+    private final String description;
+    private final int replicas;
+    private final long replicaTimeoutMillis;
+
+    RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
+        this.link = link;
+        this.signals = new RedisSignals(link::openPubSub);
+        this.description = description;
+        this.replicas = replicas;
+        this.replicaTimeoutMillis = replicaTimeout.toMillis();
+    }
+
+    RedisLink link() {
+        return link;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    /** Leases are PX expiries: millisecond precision; shorter than 10 ms is not a lease. */
+    @Override
+    public Duration minimumLease() {
+        return Duration.ofMillis(10);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        String key = request.key();
+        Long answer = call(request.name(), "acquire", () -> RedisScript.ACQUIRE.run(link.scripts(), ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
+                request.owner(), Long.toString(request.lease().toMillis())));
+        if (answer < 0) {
+            return Held.remaining(Duration.ofMillis(-1 - answer));
+        }
+        if (replicas > 0) {
+            awaitReplicas(request, answer);
+        }
+        return Grant.of(answer);
+    }
+
+    private void awaitReplicas(AcquireRequest request, long token) {
+        long acknowledged = call(request.name(), "wait for replicas", () -> link.waitForReplicas(replicas, replicaTimeoutMillis));
+        if (acknowledged < replicas) {
+            release(new HeldLease(request.key(), request.name(), request.owner(), token, request.lease(), null));
+            throw new LockBackendException("lock '" + request.name() + "' on " + description + " was granted but only "
+                    + acknowledged + " of " + replicas + " replicas acknowledged it within " + replicaTimeoutMillis
+                    + " ms; it was released again");
+        }
+    }
+
+    @Override
+    public List<RenewOutcome> renew(List<HeldLease> leases) {
+        Map<Integer, List<Integer>> batches = new LinkedHashMap<>();
+        for (int i = 0; i < leases.size(); i++) {
+            // one script call per Cluster slot; one call in all on a single server
+            int slot = link.cluster() ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key())) : 0;
+            batches.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
+        }
+        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
+        for (List<Integer> batch : batches.values()) {
+            renewBatch(leases, batch, outcomes);
+        }
+        return List.of(outcomes);
+    }
+
+    private void renewBatch(List<HeldLease> leases, List<Integer> batch, RenewOutcome[] outcomes) {
+        int n = batch.size();
+        String[] keys = new String[n];
+        String[] args = new String[2 * n];
+        for (int j = 0; j < n; j++) {
+            HeldLease l = leases.get(batch.get(j));
+            keys[j] = RedisKeys.lock(l.key());
+            args[j] = RedisKeys.value(l.token(), l.owner());
+            args[n + j] = Long.toString(l.lease().toMillis());
+        }
+        List<Object> renewed = call(leases.get(batch.get(0)).name(), "renew",
+                () -> RedisScript.RENEW.run(link.scripts(), ScriptOutputType.MULTI, keys, args));
+        for (int j = 0; j < n; j++) {
+            outcomes[batch.get(j)] = ((Long) renewed.get(j)) == 1L ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
+        }
+    }
+
+    @Override
+    public boolean release(HeldLease lease) {
+        String key = lease.key();
+        Long released = call(lease.name(), "release", () -> RedisScript.RELEASE.run(link.scripts(), ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.lock(key)}, RedisKeys.value(lease.token(), lease.owner()), RedisKeys.channel(key)));
+        return released == 1L;
+    }
+
+    @Override
+    public Optional<ReleaseSignals> releaseSignals() {
+        return Optional.of(signals);
+    }
+
+    @Override
+    public void close() {
+        try {
+            signals.close();
+        } finally {
+            link.close();
+        }
+    }
+
+    private interface Call<T> {
+        T run();
+    }
+
+    private <T> T call(String lockName, String what, Call<T> call) {
+        try {
+            return call.run();
+        } catch (RedisCommandTimeoutException e) {
+            throw new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
+        } catch (RedisException e) {
+            throw new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
+                    + Redaction.redact(String.valueOf(e.getMessage())), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackend[" + description + "]";
+    }
+}
