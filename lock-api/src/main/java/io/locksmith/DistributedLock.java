@@ -81,6 +81,16 @@ public interface DistributedLock {
     DistributedLock withAutoRenew(boolean autoRenew);
 
     /**
+     * Looks at the lock without taking it: who holds it, with which fencing token, and for how
+     * much longer, where the backend can tell. Meant for operations tools; the answer is stale
+     * the moment it arrives, so never decide to write on it — acquire instead.
+     *
+     * @return the lock's status; {@link LockStatus.State#UNKNOWN} if the backend cannot tell
+     * @throws LockBackendException if the backend could not be reached
+     */
+    LockStatus status();
+
+    /**
      * Adapts this lock to {@link Lock} for code that expects one. The adapter is owned by the
      * thread that locked it and reentrant for that thread; other threads, in this process or
      * another, wait. {@link Lock#newCondition()} is not supported.

@@ -118,6 +118,15 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     @Override
+    public io.locksmith.LockStatus status() {
+        client.ensureOpen();
+        return client.backendImpl().inspector()
+                .map(i -> i.inspect(key).map(h -> io.locksmith.LockStatus.held(name, h.owner(), h.token(), h.remaining()))
+                        .orElseGet(() -> io.locksmith.LockStatus.free(name)))
+                .orElseGet(() -> io.locksmith.LockStatus.unknown(name));
+    }
+
+    @Override
     public Lock asLock() {
         return new JucLock(this);
     }

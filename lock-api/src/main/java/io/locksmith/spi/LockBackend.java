@@ -69,6 +69,11 @@ public interface LockBackend extends AutoCloseable {
         return Optional.empty();
     }
 
+    /** @return a read-only look at keys for operations tools, if the backend can give one */
+    default Optional<LockInspector> inspector() {
+        return Optional.empty();
+    }
+
     /** Closes the connections this backend owns. Idempotent. */
     @Override
     void close();

@@ -73,6 +73,14 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     }
 
     @Override
+    public Optional<io.locksmith.spi.LockInspector> inspector() {
+        return Optional.of(key -> {
+            reachable(key);
+            return Optional.ofNullable(store.holder(key));
+        });
+    }
+
+    @Override
     public Subscription subscribe(String key, Runnable onRelease) {
         Runnable unsubscribe = store.subscribe(key, onRelease);
         return unsubscribe::run;

@@ -81,6 +81,14 @@ final class MemoryStore {
         return released[0];
     }
 
+    /** @return the live holder of a key, or null */
+    io.locksmith.spi.LockInspector.HolderState holder(String key) {
+        Entry e = entries.get(key);
+        long now = System.nanoTime();
+        return e == null || e.expired(now) ? null
+                : new io.locksmith.spi.LockInspector.HolderState(e.owner, e.token, Duration.ofNanos(e.expiresAt - now));
+    }
+
     /** Removes a key's entry whoever holds it, as an operator (or a fault) would. */
     void remove(String key) {
         if (entries.remove(key) != null) {

@@ -176,6 +176,20 @@ class MemoryLockTest {
     }
 
     @Test
+    void statusShowsTheHolderTokenAndLease() {
+        LockClient c = client("memory://status");
+        assertThat(c.lock("s").status().state()).isEqualTo(io.locksmith.LockStatus.State.FREE);
+        try (LockHandle h = c.lock("s").acquire(Duration.ZERO)) {
+            io.locksmith.LockStatus status = client("memory://status").lock("s").status();
+            assertThat(status.state()).isEqualTo(io.locksmith.LockStatus.State.HELD);
+            assertThat(status.fencingToken()).hasValue(h.fencingToken());
+            assertThat(status.owner()).get().asString().startsWith(ProcessHandle.current().pid() + "-");
+            assertThat(status.remainingLease()).get().matches(d -> d.compareTo(Duration.ofSeconds(29)) > 0);
+        }
+        assertThat(c.lock("s").status().state()).isEqualTo(io.locksmith.LockStatus.State.FREE);
+    }
+
+    @Test
     void tryAcquireWithWaitReturnsEmptyWhenStillHeld() {
         LockClient c = client("memory:");
         try (LockHandle h = c.lock("x").acquire(Duration.ZERO)) {

@@ -126,6 +126,21 @@ final class RedisBackend implements LockBackend {
         return Optional.of(signals);
     }
 
+    /** Reads the lock key's {@code TOKEN:OWNER} and its {@code PTTL}; two commands, no script. */
+    @Override
+    public Optional<io.locksmith.spi.LockInspector> inspector() {
+        return Optional.of(key -> call(key, "inspect", () -> {
+            String value = link.get(RedisKeys.lock(key));
+            if (value == null) {
+                return Optional.<io.locksmith.spi.LockInspector.HolderState>empty();
+            }
+            Long ttl = link.pttl(RedisKeys.lock(key));
+            int colon = value.indexOf(':');
+            return Optional.of(new io.locksmith.spi.LockInspector.HolderState(value.substring(colon + 1),
+                    Long.parseLong(value.substring(0, colon)), ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
+        }));
+    }
+
     @Override
     public void close() {
         try {

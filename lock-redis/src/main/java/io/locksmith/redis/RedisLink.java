@@ -4,6 +4,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.BaseRedisCommands;
+import io.lettuce.core.api.sync.RedisKeyCommands;
+import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -48,6 +50,15 @@ final class RedisLink implements AutoCloseable {
 
     RedisScriptingCommands<String, String> scripts() {
         return scripts;
+    }
+
+    // the standalone and the Cluster sync APIs both implement the string and key commands
+    String get(String key) {
+        return ((RedisStringCommands<String, String>) base).get(key);
+    }
+
+    Long pttl(String key) {
+        return ((RedisKeyCommands<String, String>) base).pttl(key);
     }
 
     /** @return how many replicas acknowledged the writes so far (Redis WAIT) */

@@ -70,6 +70,19 @@ class RedisBackendTest {
     }
 
     @Test
+    void statusShowsTheHolderTokenAndLease() {
+        try (LockClient locks = LockClient.open(server.uri() + "?lease=20s")) {
+            assertThat(locks.lock("status").status().state()).isEqualTo(io.locksmith.LockStatus.State.FREE);
+            try (LockHandle h = locks.lock("status").acquire(Duration.ZERO)) {
+                io.locksmith.LockStatus s = locks.lock("status").status();
+                assertThat(s.fencingToken()).hasValue(h.fencingToken());
+                assertThat(s.owner()).isPresent();
+                assertThat(s.remainingLease()).get().matches(d -> d.compareTo(Duration.ofSeconds(15)) > 0);
+            }
+        }
+    }
+
+    @Test
     void oneRenewalCallPerTickForAllHeldLocks() {
         try (LockClient locks = LockClient.open(server.uri() + "?lease=1500ms")) {
             List<LockHandle> held = new ArrayList<>();
