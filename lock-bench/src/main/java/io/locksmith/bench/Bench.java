@@ -25,6 +25,8 @@ public final class Bench {
     static {
         BACKENDS.put("memory", MemoryBench::new);
         BACKENDS.put("redis", () -> new RedisBench(TestServers.redis()));
+        BACKENDS.put("postgresql", () -> new PostgresBench(TestServers.postgres()));
+        BACKENDS.put("etcd", () -> new EtcdBench(TestServers.etcd()));
     }
 
     private Bench() {}

@@ -1,0 +1,105 @@
+package io.locksmith.bench;
+
+import io.locksmith.LockClient;
+import io.locksmith.testing.TestServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * PostgreSQL through lock-jdbc; its floor is a hand-written lock row with the same driver on one
+ * connection in autocommit: an upsert that takes the row, and a delete.
+ */
+final class PostgresBench implements BackendBench {
+
+    /** Bind: key. */
+    private static final String UPSERT = "INSERT INTO bench_floor (k, v) VALUES (?, 'owner') "
+            + "ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v WHERE bench_floor.v IS NULL";
+    /** Bind: key. */
+    private static final String DELETE = "DELETE FROM bench_floor WHERE k = ? AND v = 'owner'";
+
+    private final TestServer server;
+    private final Connection connection;
+
+    PostgresBench(TestServer server) {
+        this.server = server;
+        try {
+            this.connection = DriverManager.getConnection(server.uri());
+            try (Statement s = connection.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS bench_floor (k TEXT PRIMARY KEY, v TEXT)");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach PostgreSQL at " + server.host() + ":" + server.port(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String version() {
+        return "PostgreSQL " + server.version();
+    }
+
+    @Override
+    public LockClient client() {
+        return LockClient.open(server.uri() + "&pool-size=2&table=bench_locks");
+    }
+
+    @Override
+    public Floor floor() {
+        try {
+            PreparedStatement upsert = connection.prepareStatement(UPSERT);
+            PreparedStatement delete = connection.prepareStatement(DELETE);
+            return new Floor() {
+                @Override
+                public void pair(String key) {
+                    try {
+                        upsert.setString(1, key);
+                        upsert.executeUpdate();
+                        delete.setString(1, key);
+                        delete.executeUpdate();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        upsert.close();
+                        delete.close();
+                    } catch (SQLException e) {
+                        // closing a statement of a benchmark connection: nothing to do
+                    }
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public Runnable roundTrip() {
+        return () -> {
+            try (Statement s = connection.createStatement()) {
+                s.execute("SELECT 1");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // the server stops with the JVM
+        }
+    }
+}

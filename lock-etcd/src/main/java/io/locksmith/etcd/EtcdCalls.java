@@ -1,0 +1,70 @@
+package io.locksmith.etcd;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.Redaction;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Waits for jetcd's futures within the configured timeout and turns their failures into
+ * {@link LockBackendException}s that name the lock and the cluster, never a password.
+ */
+final class EtcdCalls {
+
+    private final String description;
+    private final Duration timeout;
+
+    EtcdCalls(String description, Duration timeout) {
+        this.description = description;
+        this.timeout = timeout;
+    }
+
+    <T> T await(CompletableFuture<T> future, String what, String lockName) {
+        try {
+            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new LockBackendException(what + " of lock '" + lockName + "' got no answer from " + description
+                    + " within " + timeout.toMillis() + " ms (are the endpoints up, and is a quorum of members?)", e);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new LockBackendException(what + " of lock '" + lockName + "' was interrupted", e);
+        } catch (ExecutionException e) {
+            throw new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
+                    + message(e.getCause()), e.getCause());
+        }
+    }
+
+    Duration timeout() {
+        return timeout;
+    }
+
+    String description() {
+        return description;
+    }
+
+    /** @return the failure's message and its root cause's, credentials masked */
+    static String message(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
+        return Redaction.redact(text);
+    }
+
+    /** @return whether the failure says the lease is gone on the server */
+    static boolean leaseNotFound(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("lease not found")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,73 @@
+package io.locksmith.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * Where a lock lives in etcd: every waiter and the holder of lock key {@code K} own one etcd key
+ * {@code NAMESPACE/:ESCAPED(K)/OWNER}; the lock's prefix is {@code NAMESPACE/:ESCAPED(K)/}.
+ *
+ * <p>{@code ESCAPED} keeps ASCII letters, digits and {@code . _ - :} and writes every other
+ * character as the {@code %XX} escapes of its UTF-8 bytes ({@code %} included), so it is
+ * injective and never contains {@code /}: one lock's prefix is never a prefix of another lock's.
+ * The namespace is made of segments without {@code :}, so the segment that starts with {@code :}
+ * always marks the lock, and a nested namespace ({@code apps} and {@code apps/billing}) can never
+ * be read as a lock of the outer one.
+ */
+final class EtcdKeys {
+
+    static final String DEFAULT_NAMESPACE = "locksmith";
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*");
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private final String namespace;
+
+    EtcdKeys(String namespace) {
+        if (!valid(namespace)) {
+            throw new IllegalArgumentException("namespace must be segments of letters, digits, '.', '_' or '-'"
+                    + " separated by '/', was '" + namespace + "'");
+        }
+        this.namespace = namespace;
+    }
+
+    static boolean valid(String namespace) {
+        return namespace != null && NAMESPACE.matcher(namespace).matches();
+    }
+
+    /** @return the prefix of every key this client may create, for the deletion watch */
+    ByteSequence namespacePrefix() {
+        return bytes(namespace + "/");
+    }
+
+    /** @return the prefix shared by the holder and the waiters of one lock */
+    ByteSequence lockPrefix(String key) {
+        return bytes(namespace + "/:" + escape(key) + "/");
+    }
+
+    /** @return the key one acquisition puts under its lock's prefix */
+    ByteSequence own(String key, String owner) {
+        return bytes(namespace + "/:" + escape(key) + "/" + owner);
+    }
+
+    static String escape(String key) {
+        StringBuilder out = new StringBuilder(key.length() + 16);
+        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-' || c == ':')) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+            }
+        }
+        return out.toString();
+    }
+
+    static ByteSequence bytes(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+
+    String namespace() {
+        return namespace;
+    }
+}

@@ -1,0 +1,190 @@
+package io.locksmith.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
+import io.locksmith.LockConfigurationException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the kit cannot see: the key layout, the cost of renewal, deployments and the errors users meet. */
+class EtcdBackendTest {
+
+    private static final Pattern STARTED = Pattern.compile(
+            "grpc_server_started_total\\{grpc_method=\"(\\w+)\",grpc_service=\"[^\"]+\",grpc_type=\"[^\"]+\"} (\\d+)");
+
+    private static TestServer server;
+    private static Client admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.etcd();
+        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @Test
+    void escapedKeysAreDistinctForDistinctNamesAndNeverContainASlash() {
+        List<String> names = List.of("a", "A", "a/b", "a%2Fb", "a b", "a\tb", "東京", "😀", "..", "a:b", "%", "%25", "a.b",
+                "😀".repeat(1024));
+        Set<String> escaped = new HashSet<>();
+        for (String n : names) {
+            String e = EtcdKeys.escape(n);
+            assertThat(e).doesNotContain("/");
+            escaped.add(e);
+        }
+        assertThat(escaped).hasSameSizeAs(names);
+        EtcdKeys keys = new EtcdKeys("apps");
+        EtcdKeys nested = new EtcdKeys("apps/billing");
+        assertThat(nested.own("x", "o").toString()).doesNotStartWith(keys.lockPrefix("billing").toString());
+        assertThatThrownBy(() -> new EtcdKeys("a:b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aGrantIsAKeyOnTheClientsLeaseAndItsCreateRevisionIsTheToken() throws Exception {
+        try (LockClient locks = LockClient.open(server.uri() + "?lease=5s&namespace=layout-test")) {
+            LockHandle a = locks.lock("layout-a").acquire(Duration.ZERO);
+            LockHandle b = locks.lock("layout-b").acquire(Duration.ZERO);
+            KeyValue ka = only("layout-test/:layout-a/");
+            KeyValue kb = only("layout-test/:layout-b/");
+            assertThat(ka.getCreateRevision()).isEqualTo(a.fencingToken());
+            assertThat(kb.getCreateRevision()).isEqualTo(b.fencingToken());
+            assertThat(ka.getLease()).as("one lease per client, not one per acquisition").isEqualTo(kb.getLease());
+            a.close();
+            assertThat(admin.getKVClient().get(bytes("layout-test/:layout-a/"), GetOption.builder().isPrefix(true).build())
+                    .get(5, TimeUnit.SECONDS).getKvs()).isEmpty();
+            b.close();
+        }
+    }
+
+    @Test
+    void renewingTwoThousandLocksCostsTwoCallsPerTick() throws Exception {
+        try (LockClient locks = LockClient.open(server.uri() + "?lease=3s")) {
+            List<LockHandle> held = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                held.add(locks.lock("renew-many-" + i).acquire(Duration.ZERO));
+            }
+            long before = serverCalls();
+            long start = System.nanoTime();
+            await().pollDelay(Duration.ofMillis(3_100)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            long calls = serverCalls() - before;
+            double ticks = (System.nanoTime() - start) / 1e9; // one tick a second (lease / 3)
+            assertThat(held).allMatch(LockHandle::isHeld);
+            assertThat(calls).as("server calls for %.1f s of renewing 2,000 locks", ticks)
+                    .isLessThanOrEqualTo(Math.round(2 * (ticks + 2)));
+            held.forEach(LockHandle::close);
+        }
+    }
+
+    @Test
+    void aServerThatIsDownIsAClearErrorWithinTheTimeout() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        long start = System.nanoTime();
+        String uri = "etcd://root:pw-secret@127.0.0.1:" + port + "?timeout=2s";
+        assertThatThrownBy(() -> LockClient.open(uri))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("127.0.0.1:" + port)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void tlsAgainstAPlainServerAndMissingTlsFilesAreClearErrors() {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> LockClient.open("etcds://127.0.0.1:" + server.port() + "?timeout=2s"))
+                .isInstanceOf(io.locksmith.LockException.class)
+                .hasMessageContaining("127.0.0.1:" + server.port());
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+        assertThatThrownBy(() -> LockClient.open("etcds://127.0.0.1:" + server.port() + "?ca-file=/nonexistent/ca.pem"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'ca-file'");
+        assertThatThrownBy(() -> LockClient.open(server.uri() + "?ca-file=/etc/hostname"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("etcds://");
+    }
+
+    @Test
+    void malformedUrisAndOptionsAreRejected() {
+        assertThatThrownBy(() -> LockClient.open("etcd://u:pw-secret@127.0.0.1:notaport"))
+                .isInstanceOf(LockConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret").contains("etcd URI"));
+        assertThatThrownBy(() -> LockClient.open(server.uri() + "?timeout=soon"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'timeout'");
+        assertThatThrownBy(() -> LockClient.open(server.uri() + "?namespace=a:b"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'namespace'");
+        assertThatThrownBy(() -> LockClient.open(server.uri() + "?lease=1s"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("2s");
+        assertThatThrownBy(() -> LockClient.open(server.uri() + "?user=only"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("password");
+    }
+
+    @Test
+    void anExistingJetcdClientStaysOpen() throws Exception {
+        Client mine = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        try {
+            try (LockClient locks = EtcdLocks.open(mine, LockOptions.defaults(), "existing")) {
+                locks.lock("existing").acquire(Duration.ZERO).close();
+            }
+            assertThat(mine.getKVClient().get(bytes("x")).get(5, TimeUnit.SECONDS)).isNotNull();
+        } finally {
+            mine.close();
+        }
+    }
+
+    private static KeyValue only(String prefix) throws Exception {
+        List<KeyValue> kvs = admin.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true).build())
+                .get(5, TimeUnit.SECONDS).getKvs();
+        assertThat(kvs).hasSize(1);
+        return kvs.get(0);
+    }
+
+    private static ByteSequence bytes(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+
+    /** Calls the server started, all methods but Watch, from its Prometheus metrics. */
+    private static long serverCalls() throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + server.host() + ":"
+                + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        long total = 0;
+        Matcher m = STARTED.matcher(metrics);
+        while (m.find()) {
+            if (!m.group(1).equals("Watch")) {
+                total += Long.parseLong(m.group(2));
+            }
+        }
+        return total;
+    }
+}

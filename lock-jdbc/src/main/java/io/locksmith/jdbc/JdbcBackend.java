@@ -1,0 +1,235 @@
+package io.locksmith.jdbc;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.ReleaseSignals;
+import io.locksmith.spi.RenewOutcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Locks in one database table. Every primitive is one autocommit statement (two for an attempt
+ * on MariaDB, MySQL and H2, whose upserts cannot return the row), so no transaction is ever held
+ * while anyone waits, and every lease is measured by the database's clock inside the statement.
+ */
+final class JdbcBackend implements LockBackend {
+
+    /** Renewal batches larger than this are sent as several batches, to bound each statement. */
+    static final int RENEW_BATCH = 500;
+
+    private final ConnectionPool pool;
+    private final LockTable table;
+    private final PgSignals signals;
+    private final int timeoutSeconds;
+    private final String description;
+    private final String channel;
+
+    JdbcBackend(ConnectionPool pool, LockTable table, PgSignals signals, int timeoutSeconds, String description) {
+        this.pool = pool;
+        this.table = table;
+        this.signals = signals;
+        this.timeoutSeconds = timeoutSeconds;
+        this.description = description;
+        this.channel = Keys.channel(table.name());
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    /** Leases are timestamps of millisecond precision or better; shorter than 10 ms is no lease. */
+    @Override
+    public Duration minimumLease() {
+        return Duration.ofMillis(10);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        Map<String, Object> values = values(request.key(), request.owner(), 0, request.lease());
+        return call("acquire", request.name(), c -> table.dialect().readsBack() ? takeAndRead(c, values) : take(c, values));
+    }
+
+    /** PostgreSQL, SQLite: the upsert returns the token, or the holder's remaining lease. */
+    private AcquireResult take(Connection c, Map<String, Object> values) throws SQLException {
+        try (PreparedStatement s = table.acquire.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+            return rs.next() ? result(rs) : Held.UNKNOWN;
+        }
+    }
+
+    /** MariaDB, MySQL, H2: the upsert, then a read of whether it took the row. */
+    private AcquireResult takeAndRead(Connection c, Map<String, Object> values) throws SQLException {
+        try (PreparedStatement s = table.acquire.prepare(c, values, timeoutSeconds)) {
+            s.executeUpdate();
+        } catch (SQLException e) {
+            if (!SqlErrors.duplicateKey(e)) {
+                throw e;
+            }
+            // another session inserted the same new key first (H2); now the row exists to compare with
+            try (PreparedStatement s = table.acquire.prepare(c, values, timeoutSeconds)) {
+                s.executeUpdate();
+            }
+        }
+        try (PreparedStatement s = table.acquireRead.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+            return rs.next() ? result(rs) : Held.UNKNOWN;
+        }
+    }
+
+    private AcquireResult result(ResultSet rs) throws SQLException {
+        long token = rs.getLong(1);
+        if (!rs.wasNull()) {
+            return Grant.of(token);
+        }
+        long remaining = rs.getLong(2);
+        if (rs.wasNull() || (signals != null && !signals.listening())) {
+            return Held.UNKNOWN; // without a working signal, a waiter must not sleep out the holder's lease
+        }
+        return Held.remaining(Duration.ofMillis(remaining));
+    }
+
+    @Override
+    public List<RenewOutcome> renew(List<HeldLease> leases) {
+        // one batch per tick, in key order: concurrent batches then lock rows in one order, never a cycle
+        List<Integer> order = new ArrayList<>(leases.size());
+        List<String> hashes = new ArrayList<>(leases.size());
+        for (int i = 0; i < leases.size(); i++) {
+            order.add(i);
+            hashes.add(Keys.hash(leases.get(i).key()));
+        }
+        order.sort(Comparator.comparing(hashes::get));
+        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
+        call("renew", leases.get(0).name(), c -> {
+            for (int from = 0; from < order.size(); from += RENEW_BATCH) {
+                renewBatch(c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
+            }
+            return null;
+        });
+        return List.of(outcomes);
+    }
+
+    private void renewBatch(Connection c, List<HeldLease> leases, List<String> hashes, List<Integer> batch,
+            RenewOutcome[] outcomes) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(table.renew.text())) {
+            s.setQueryTimeout(timeoutSeconds);
+            for (int i : batch) {
+                HeldLease l = leases.get(i);
+                Map<String, Object> values = values(l.key(), l.owner(), l.token(), l.lease());
+                values.put("key_hash", hashes.get(i));
+                table.renew.bind(s, values);
+                s.addBatch();
+            }
+            int[] counts = s.executeBatch();
+            for (int j = 0; j < batch.size(); j++) {
+                if (counts[j] < 0) {
+                    throw new SQLException("the driver did not report how many rows renewal " + j + " changed ("
+                            + counts[j] + ")", "HY000");
+                }
+                outcomes[batch.get(j)] = counts[j] > 0 ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
+            }
+        }
+    }
+
+    @Override
+    public boolean release(HeldLease lease) {
+        Map<String, Object> values = values(lease.key(), lease.owner(), lease.token(), lease.lease());
+        return call("release", lease.name(), c -> {
+            try (PreparedStatement s = table.release.prepare(c, values, timeoutSeconds)) {
+                if (table.dialect().notifies()) {
+                    try (ResultSet rs = s.executeQuery()) {
+                        return rs.next();
+                    }
+                }
+                return s.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public Optional<ReleaseSignals> releaseSignals() {
+        return Optional.ofNullable(signals);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (signals != null) {
+                signals.close();
+            }
+        } finally {
+            pool.close();
+        }
+    }
+
+    /** The named parameters every statement draws from; each uses the ones its header lists. */
+    private Map<String, Object> values(String key, String owner, long token, Duration lease) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("key_hash", Keys.hash(key));
+        v.put("key", key);
+        v.put("owner", owner);
+        v.put("token", token);
+        v.put("lease_ms", lease.toMillis());
+        v.put("lease_us", lease.toNanos() / 1000);
+        v.put("channel", channel);
+        return v;
+    }
+
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs the work on a pooled connection. When it fails in a way that breaks the connection, it
+     * runs once more on another: after a database restart every idle connection fails once, and
+     * every statement here may safely run twice (an attempt by the same owner takes its own row
+     * again, renewing and releasing are idempotent).
+     */
+    private <T> T call(String what, String lockName, Work<T> work) {
+        try {
+            return once(work);
+        } catch (SQLException first) {
+            if (!SqlErrors.breaksConnection(first) || first instanceof java.sql.SQLTimeoutException) {
+                throw SqlErrors.failure(what, lockName, description, first);
+            }
+            try {
+                return once(work);
+            } catch (SQLException second) {
+                second.addSuppressed(first);
+                throw SqlErrors.failure(what, lockName, description, second);
+            }
+        }
+    }
+
+    private <T> T once(Work<T> work) throws SQLException {
+        Connection c = pool.borrow();
+        boolean broken = true;
+        try {
+            T result = work.run(c);
+            broken = false;
+            return result;
+        } catch (SQLException e) {
+            broken = SqlErrors.breaksConnection(e);
+            throw e;
+        } finally {
+            pool.recycle(c, broken);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcBackend[" + description + ", " + table.dialect().product() + ", table " + table.name() + "]";
+    }
+}

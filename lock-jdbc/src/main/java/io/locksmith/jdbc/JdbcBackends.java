@@ -1,0 +1,53 @@
+package io.locksmith.jdbc;
+
+import io.locksmith.LockException;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Opens a {@link JdbcBackend} over any source of connections: finds the dialect from the
+ * database's own metadata, prepares and checks the lock table, and starts nothing else until a
+ * waiter first needs release signals. Shared by the URL provider and {@link JdbcLocks}.
+ */
+final class JdbcBackends {
+
+    private JdbcBackends() {}
+
+    /**
+     * @param connector opens connections; {@link ConnectionPool} reuses them
+     * @param settings the backend's options
+     * @param where the redacted location for messages, e.g. {@code jdbc:postgresql://db/app}
+     * @param description the backend's description, or {@code null} to name it after the database
+     * @throws LockException a configuration error the user must fix, or a backend failure
+     */
+    static JdbcBackend open(ConnectionPool.Connector connector, JdbcSettings settings, String where, String description) {
+        ConnectionPool pool = new ConnectionPool(connector, settings.poolSize(), settings.timeout().toMillis());
+        try {
+            Connection c;
+            try {
+                c = pool.borrow();
+            } catch (SQLException e) {
+                throw SqlErrors.opening("cannot connect to", where, e);
+            }
+            LockTable table;
+            boolean broken = true;
+            try {
+                Dialect dialect = Dialect.fromProduct(c.getMetaData().getDatabaseProductName(), where);
+                table = new LockTable(dialect, settings.table());
+                table.prepare(c, settings.createTable(), settings.timeoutSeconds(), where);
+                broken = false;
+            } catch (SQLException e) {
+                throw SqlErrors.opening("cannot prepare the lock table '" + settings.table() + "' at", where, e);
+            } finally {
+                pool.recycle(c, broken);
+            }
+            PgSignals signals = table.dialect().notifies() && settings.listen()
+                    ? new PgSignals(connector, settings.table(), settings.timeout().toMillis(), where) : null;
+            String name = description != null ? description : where + " (" + table.dialect().product() + ")";
+            return new JdbcBackend(pool, table, signals, settings.timeoutSeconds(), name);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.locksmith.jdbc;
+
+import io.locksmith.LockConfigurationException;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockProvider;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Opens {@code jdbc:} URLs: {@code jdbc:postgresql://host/db}, {@code jdbc:mariadb://host/db},
+ * {@code jdbc:mysql://host/db}, {@code jdbc:h2:...}, {@code jdbc:sqlite:file}. The database's
+ * driver must be on the class path; lock-jdbc brings none.
+ *
+ * <pre>{@code
+ * try (LockClient locks = LockClient.open("jdbc:postgresql://db:5432/app?user=app&password=secret&lease=10s")) { ... }
+ * }</pre>
+ *
+ * <p>Options (removed from the URL before the driver sees it): {@code user}, {@code password},
+ * {@code table} (default {@code locksmith_locks}), {@code create-table} (default true),
+ * {@code pool-size} (connections kept open, default 4; 0 opens one per call), {@code timeout}
+ * (statements, connecting and socket reads; default 5s) and {@code listen} (PostgreSQL
+ * LISTEN/NOTIFY wake-ups, default true; turn it off behind pgbouncer's transaction pooling).
+ * Every other query parameter stays in the URL for the driver.
+ */
+public final class JdbcLockProvider implements LockProvider {
+
+    /** Creates the provider; {@link java.util.ServiceLoader} does this. */
+    public JdbcLockProvider() {}
+
+    @Override
+    public String name() {
+        return "jdbc";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("jdbc");
+    }
+
+    @Override
+    public Set<String> optionNames() {
+        return JdbcSettings.NAMES;
+    }
+
+    /** @return true: a driver's own parameters ({@code sslmode}, {@code useSSL}) stay in its URL */
+    @Override
+    public boolean passesUnknownQueryParameters() {
+        return true;
+    }
+
+    @Override
+    public LockBackend open(BackendConfig config) {
+        String url = config.location();
+        String where = config.redactedLocation();
+        JdbcSettings settings = JdbcSettings.of(config.options(), JdbcSettings.DEFAULT_POOL_SIZE, where);
+        Driver driver = driver(url, where);
+        Properties properties = properties(url, settings);
+        return JdbcBackends.open(() -> {
+            java.sql.Connection c = driver.connect(url, properties);
+            if (c == null) {
+                throw new SQLException("the driver " + driver.getClass().getName() + " does not accept " + where, "08001");
+            }
+            return c;
+        }, settings, where, null);
+    }
+
+    private static Driver driver(String url, String where) {
+        try {
+            return DriverManager.getDriver(url);
+        } catch (SQLException e) {
+            // never DriverManager's own message: it repeats the URL, credentials and all
+            String advice = Dialect.fromUrl(url)
+                    .map(d -> "add the " + d.product() + " driver " + d.driverArtifact() + " to the class path")
+                    .orElse("add the database's JDBC driver to the class path; lock-jdbc supports " + Dialect.SUPPORTED);
+            throw new LockConfigurationException("no JDBC driver on the class path accepts " + where + ": " + advice);
+        }
+    }
+
+    /** Credentials and timeouts for the driver; timeouts the URL sets itself are left alone. */
+    static Properties properties(String url, JdbcSettings settings) {
+        Properties p = new Properties();
+        if (settings.user() != null) {
+            p.setProperty("user", settings.user());
+        }
+        if (settings.password() != null) {
+            p.setProperty("password", settings.password());
+        }
+        long ms = settings.timeout().toMillis();
+        long seconds = settings.timeoutSeconds();
+        switch (Dialect.fromUrl(url).orElse(Dialect.H2)) {
+            case POSTGRESQL -> {
+                defaultTo(p, url, "connectTimeout", seconds);
+                defaultTo(p, url, "loginTimeout", seconds);
+                // past the query timeout, so that a statement is cancelled before its socket gives up
+                defaultTo(p, url, "socketTimeout", seconds + 2);
+            }
+            case MARIADB, MYSQL -> {
+                defaultTo(p, url, "connectTimeout", ms);
+                defaultTo(p, url, "socketTimeout", ms + 2000);
+            }
+            case SQLITE -> defaultTo(p, url, "busy_timeout", ms);
+            default -> {
+                // H2 runs in the JVM or answers its own timeouts; nothing to bound
+            }
+        }
+        return p;
+    }
+
+    private static void defaultTo(Properties p, String url, String name, long value) {
+        if (!url.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT) + "=")) {
+            p.setProperty(name, Long.toString(value));
+        }
+    }
+}

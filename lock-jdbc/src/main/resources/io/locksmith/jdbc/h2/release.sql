@@ -1,0 +1,10 @@
+-- Frees a lock if its owner still holds it. The row stays (owner NULL, expired now) so that its
+-- token keeps counting.
+--
+-- :key_hash  CHAR(64)  SHA-256 of the key, hex
+-- :owner     VARCHAR   the holding acquisition
+-- :token     BIGINT    the grant's fencing token
+--
+-- Update count 1: released; 0: it was not this owner's.
+UPDATE {table} SET owner = NULL, expires_at = CURRENT_TIMESTAMP
+ WHERE lock_key = :key_hash AND owner = :owner AND token = :token

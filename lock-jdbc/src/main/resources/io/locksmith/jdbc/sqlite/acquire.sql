@@ -1,0 +1,18 @@
+-- Takes a lock in one statement (SQLite 3.35 or newer): inserts its row, or takes the row over
+-- when it is free (released, or its lease ran out by the database's clock) or already this
+-- acquisition's. 'now' is the same for the whole statement.
+--
+-- :key_hash  TEXT     SHA-256 of the key, hex (the primary key)
+-- :key       TEXT     the key itself
+-- :owner     TEXT     the acquisition's owner id
+-- :lease_ms  INTEGER  the lease in milliseconds
+--
+-- Returns one row with the new token when granted, none when the lock is held.
+INSERT INTO {table} (lock_key, lock_name, owner, token, expires_at)
+VALUES (:key_hash, :key, :owner, 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + :lease_ms)
+ON CONFLICT (lock_key) DO UPDATE
+   SET owner = excluded.owner, token = token + 1, expires_at = excluded.expires_at
+ WHERE owner IS NULL
+    OR expires_at <= CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+    OR owner = excluded.owner
+RETURNING token, NULL AS remaining_ms

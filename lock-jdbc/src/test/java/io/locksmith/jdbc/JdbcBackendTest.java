@@ -1,0 +1,180 @@
+package io.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
+import io.locksmith.LockConfigurationException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** What the kit cannot see: URLs and options, the row layout, restarts, and the errors users meet. */
+class JdbcBackendTest {
+
+    private static String option(String url, String option) {
+        return url + (url.contains("?") ? "&" : "?") + option;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void aUrlOpensTheBackendAndTheRowStaysAfterReleaseSoTokensKeepCounting(Database db) throws SQLException {
+        String url = option(db.url(), "table=url_locks&lease=20s");
+        try (LockClient locks = LockClient.open(url)) {
+            LockHandle first = locks.lock("layout").acquire(Duration.ZERO);
+            List<Object> held = row("layout", db);
+            assertThat(held.get(0)).isEqualTo("layout");
+            assertThat(held.get(1)).as("the holder's owner id").isNotNull();
+            assertThat(held.get(2)).isEqualTo(first.fencingToken());
+            first.close();
+            assertThat(row("layout", db)).containsExactly("layout", null, first.fencingToken());
+            try (LockHandle second = locks.lock("layout").acquire(Duration.ZERO)) {
+                assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
+            }
+        }
+    }
+
+    private static List<Object> row(String key, Database db) throws SQLException {
+        try (Connection c = db.admin();
+                PreparedStatement s = c.prepareStatement("SELECT lock_name, owner, token FROM url_locks WHERE lock_key = ?")) {
+            s.setString(1, Keys.hash(key));
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).as("the row of " + key).isTrue();
+                return java.util.Arrays.asList(rs.getString(1), rs.getString(2), rs.getLong(3));
+            }
+        }
+    }
+
+    @Test
+    void aPostgresRestartWhileLocksAreHeldRenewsTheHoldersAgainAndGrantsNothingTwice() throws Exception {
+        TestServer pg = TestServers.postgres();
+        try (LockClient holder = LockClient.open(pg.uri() + "&lease=4s&timeout=1s");
+                LockClient rival = LockClient.open(pg.uri() + "&lease=4s&timeout=1s")) {
+            LockHandle a = holder.lock("restart-a").acquire(Duration.ZERO);
+            LockHandle b = holder.lock("restart-b").acquire(Duration.ZERO);
+            // the test server runs with synchronous_commit=off: make the grants durable first, as a
+            // production server (synchronous_commit=on) does at every commit
+            Database.POSTGRES.execute("CHECKPOINT");
+            pg.restart();
+            // two renewal ticks after the restart: each holder is either renewed again or lost
+            await().pollDelay(Duration.ofMillis(3000)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            for (LockHandle h : List.of(a, b)) {
+                Optional<LockHandle> stolen = rival.lock(h.name()).tryAcquire();
+                if (h.isHeld()) {
+                    assertThat(stolen).as(h.name() + " is still held, so no one else may get it").isEmpty();
+                } else {
+                    assertThat(stolen).as(h.name() + " was lost, so it is free").isPresent();
+                    assertThat(stolen.get().fencingToken()).isGreaterThan(h.fencingToken());
+                    stolen.get().close();
+                }
+            }
+            assertThat(a.isHeld() || b.isHeld()).as("a restart shorter than the lease keeps the holders").isTrue();
+        }
+    }
+
+    @Test
+    void credentialsAreOptionsAndNeverShown() {
+        String url = "jdbc:h2:mem:credentials;DB_CLOSE_DELAY=-1?user=sa&password=s3cret-pw";
+        try (LockClient locks = LockClient.open(url)) {
+            assertThat(locks.backend()).doesNotContain("s3cret-pw").contains("H2");
+            assertThat(locks.toString()).doesNotContain("s3cret-pw");
+            locks.lock("x").acquire(Duration.ZERO).close();
+        }
+    }
+
+    @Test
+    void wrongCredentialsAreAConfigurationErrorWithoutThePassword() {
+        String url = TestServers.mariadb().uri().replace("user=root", "user=root&password=wrong-s3cret");
+        assertThatThrownBy(() -> LockClient.open(url))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("authentication")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-s3cret"));
+    }
+
+    @Test
+    void aMissingDriverNamesTheArtifactToAdd() {
+        assertThatThrownBy(() -> LockClient.open("jdbc:mysql://127.0.0.1:3306/app?user=app&password=pw-s3cret"))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("com.mysql:mysql-connector-j")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-s3cret"));
+        assertThatThrownBy(() -> LockClient.open("jdbc:oracle:thin:@db:1521/app?password=pw-s3cret"))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("PostgreSQL, MySQL, MariaDB, H2 and SQLite")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-s3cret"));
+    }
+
+    @Test
+    void aReadOnlyDatabaseIsAClearError() {
+        String url = TestServers.postgres().uri() + "&options=-c%20default_transaction_read_only%3Don&table=ro_locks";
+        assertThatThrownBy(() -> LockClient.open(url))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("read-only");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Database.class, names = {"POSTGRES", "H2"})
+    void aTableOfTheWrongShapeNamesTheTableAndTheMissingColumn(Database db) {
+        db.execute("CREATE TABLE IF NOT EXISTS wrong_shape (lock_key CHAR(64) PRIMARY KEY, owner VARCHAR(255), token BIGINT)");
+        assertThatThrownBy(() -> LockClient.open(option(db.url(), "table=wrong_shape")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'wrong_shape'").hasMessageContaining("'lock_name'");
+        assertThatThrownBy(() -> LockClient.open(option(db.url(), "table=never_made&create-table=false")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'never_made'").hasMessageContaining("create-table=false");
+    }
+
+    @Test
+    void anUnreachableServerFailsWithinTheTimeout() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + port + "/app?user=app&password=pw-s3cret&timeout=2s";
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> LockClient.open(url))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("127.0.0.1:" + port)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-s3cret"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void badOptionsAreRejected() {
+        String h2 = Database.H2.url();
+        assertThatThrownBy(() -> LockClient.open(option(h2, "table=locks;drop")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'table'");
+        assertThatThrownBy(() -> LockClient.open(option(h2, "pool-size=-1")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'pool-size'");
+        assertThatThrownBy(() -> LockClient.open(option(h2, "timeout=soon")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'timeout'");
+        assertThatThrownBy(() -> JdbcLocks.open(new CuttableDataSource(h2, new java.util.Properties()), LockOptions.defaults(), java.util.Map.of("tabel", "x")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'tabel'");
+    }
+
+    @Test
+    void anExistingDataSourceStaysOpen() throws SQLException {
+        CuttableDataSource ds = new CuttableDataSource("jdbc:h2:mem:existing;DB_CLOSE_DELAY=-1", new java.util.Properties());
+        try (Connection mine = ds.getConnection()) {
+            try (LockClient locks = JdbcLocks.open(ds, LockOptions.defaults(), java.util.Map.of("table", "app_locks"))) {
+                locks.lock("existing").acquire(Duration.ZERO).close();
+            }
+            assertThat(mine.isClosed()).isFalse();
+            assertThat(mine.createStatement().executeQuery("SELECT COUNT(*) FROM app_locks").next()).isTrue();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.locksmith.jdbc;
+
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Faults;
+import io.locksmith.tck.TckSubject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One database as the kit sees it: every client has its own connections (through a DataSource
+ * that the fault hooks can cut) to the same lock table, as separate processes would.
+ */
+final class JdbcSubject implements TckSubject {
+
+    private final Database database;
+    private final Map<LockClient, CuttableDataSource> sources = new ConcurrentHashMap<>();
+
+    JdbcSubject(Database database) {
+        this.database = database;
+    }
+
+    @Override
+    public String name() {
+        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Override
+    public LockClient newClient(LockOptions options) {
+        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties());
+        LockClient client = JdbcLocks.open(source, options, Map.of("pool-size", "4", "timeout", "2s"));
+        sources.put(client, source);
+        return client;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        // SQLite serialises writers on the file and its busy handler is not fair: under the kit's
+        // contention an attempt can wait over a second, so rules about time get a longer lease there
+        Duration lease = database == Database.SQLITE ? Duration.ofSeconds(3) : Duration.ofSeconds(1);
+        return Capabilities.builder().minimumLease(Duration.ofMillis(10)).testLease(lease)
+                .nativeWakeUp(database == Database.POSTGRES).build();
+    }
+
+    @Override
+    public Faults faults() {
+        return new Faults() {
+            @Override
+            public void removeLockState(String key) {
+                // an operator clearing the owner; the row and its token stay
+                database.execute("UPDATE locksmith_locks SET owner = NULL WHERE lock_key = ?", Keys.hash(key));
+            }
+
+            @Override
+            public void cutConnection(LockClient client) {
+                sources.get(client).cut(true);
+            }
+
+            @Override
+            public void restoreConnection(LockClient client) {
+                sources.get(client).cut(false);
+            }
+        };
+    }
+}
