@@ -20,6 +20,14 @@ interface BackendBench extends AutoCloseable {
      */
     Floor floor();
 
+    /**
+     * @return the backend's URI for the held-at-scale scenario, which opens its own instrumented
+     *     client through the provider; null to leave the scenario out
+     */
+    default String uri() {
+        return null;
+    }
+
     /** @return one round trip to the server (a ping) on the floor's connection, or null if none */
     Runnable roundTrip();
 

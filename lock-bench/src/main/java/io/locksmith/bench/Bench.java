@@ -27,7 +27,11 @@ public final class Bench {
         BACKENDS.put("redis", () -> new RedisBench(TestServers.redis()));
         BACKENDS.put("postgresql", () -> new PostgresBench(TestServers.postgres()));
         BACKENDS.put("etcd", () -> new EtcdBench(TestServers.etcd()));
+        BACKENDS.put("zookeeper", () -> new ZooKeeperBench(TestServers.zookeeper()));
     }
+
+    private static int heldLocks;
+    private static Duration heldFor;
 
     private Bench() {}
 
@@ -39,6 +43,8 @@ public final class Bench {
         List<String> backends = new ArrayList<>(BACKENDS.keySet());
         int seconds = 5;
         int warmup = 2;
+        int held = 10_000;
+        int holdSeconds = 60;
         Path out = Path.of("target/bench");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -46,11 +52,15 @@ public final class Bench {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--held" -> held = Integer.parseInt(args[++i]);
+                case "--hold-seconds" -> holdSeconds = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--backends " + String.join(",", BACKENDS.keySet()) + "] [--seconds N] [--warmup N] [--out DIR]");
+                        + "; usage: [--backends " + String.join(",", BACKENDS.keySet()) + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]");
             }
         }
         Scenarios scenarios = new Scenarios(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
+        heldLocks = held;
+        heldFor = Duration.ofSeconds(holdSeconds);
         List<Result> results = new ArrayList<>();
         List<String> versions = new ArrayList<>();
         for (String name : backends) {
@@ -85,6 +95,10 @@ public final class Bench {
         rows.add(row(b, "floor: client library pair", floor, Double.NaN, ""));
         Histogram un = s.uncontended(bench);
         rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
+        if (bench instanceof ZooKeeperBench zk) {
+            Histogram mutex = zk.interProcessMutex(s);
+            rows.add(row(b, "Curator InterProcessMutex pair", mutex, Scenarios.perSecond(mutex) / floorRate, "1 thread"));
+        }
         Scenarios.Contended c = s.contended(bench, 8, 1);
         String handoff = String.format(Locale.ROOT, "handoff p50 %.1f µs, p99 %.1f µs",
                 (double) c.handoffMicros().getValueAtPercentile(50), (double) c.handoffMicros().getValueAtPercentile(99));
@@ -98,6 +112,13 @@ public final class Bench {
         rows.add(new Result(b, "spread: 8 threads, 2 clients, 1,000 names", spread.grantsPerSecond(),
                 spread.waitMicros().getValueAtPercentile(50), spread.waitMicros().getValueAtPercentile(99), Double.NaN,
                 "latency = acquire"));
+        if (bench.uri() != null && heldLocks > 0) {
+            HeldAtScale.Outcome o = HeldAtScale.run(bench.uri(), heldLocks, heldFor, Duration.ofSeconds(15));
+            rows.add(new Result(b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", o.locks(),
+                    heldFor.toSeconds()), -1, -1, -1, Double.NaN, String.format(Locale.ROOT,
+                    "%.1f renewal calls per tick; client CPU %.1f%% of a core; %.0f bytes of client heap per lock; %d lost",
+                    o.callsPerTick(), o.cpuPercent(), o.heapBytesPerLock(), o.lost())));
+        }
         return rows;
     }
 

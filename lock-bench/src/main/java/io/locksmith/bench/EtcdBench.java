@@ -47,6 +47,11 @@ final class EtcdBench implements BackendBench {
     }
 
     @Override
+    public String uri() {
+        return server.uri();
+    }
+
+    @Override
     public Floor floor() {
         KV kv = client.getKVClient();
         long lease = join(client.getLeaseClient().grant(30)).getID();

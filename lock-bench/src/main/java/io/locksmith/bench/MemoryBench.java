@@ -22,6 +22,11 @@ final class MemoryBench implements BackendBench {
     }
 
     @Override
+    public String uri() {
+        return "memory://bench";
+    }
+
+    @Override
     public Floor floor() {
         ConcurrentHashMap<String, String> map = new ConcurrentHashMap<>();
         return new Floor() {

@@ -51,6 +51,11 @@ final class PostgresBench implements BackendBench {
     }
 
     @Override
+    public String uri() {
+        return server.uri() + "&pool-size=2&table=bench_locks";
+    }
+
+    @Override
     public Floor floor() {
         try {
             PreparedStatement upsert = connection.prepareStatement(UPSERT);

@@ -43,6 +43,11 @@ final class RedisBench implements BackendBench {
     }
 
     @Override
+    public String uri() {
+        return server.uri();
+    }
+
+    @Override
     public Floor floor() {
         RedisCommands<String, String> redis = floorConnection.sync();
         String sha = redis.scriptLoad(COMPARE_AND_DELETE);

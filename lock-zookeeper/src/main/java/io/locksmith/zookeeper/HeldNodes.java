@@ -1,0 +1,155 @@
+package io.locksmith.zookeeper;
+
+import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.Grant;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * The nodes this client holds locks with. For each it keeps a watch on the node itself, so that a
+ * node deleted behind the holder's back is reported lost at once, and the lease: ZooKeeper keeps
+ * a node as long as the session lives, so a lease that is not renewed is ended here, by deleting
+ * the node, no earlier than the core's own deadline for it.
+ */
+final class HeldNodes {
+
+    private static final class Entry {
+        final String key;
+        final String owner;
+        volatile long deadlineNanos;
+        volatile java.util.concurrent.ScheduledFuture<?> expiry;
+
+        Entry(String key, String owner, long deadlineNanos) {
+            this.key = key;
+            this.owner = owner;
+            this.deadlineNanos = deadlineNanos;
+        }
+    }
+
+    private final ConcurrentHashMap<String, Entry> byPath = new ConcurrentHashMap<>();
+    private final NodeOps ops;
+    private final BackendEvents events;
+    private final ScheduledExecutorService timer;
+
+    HeldNodes(NodeOps ops, BackendEvents events, ScheduledExecutorService timer) {
+        this.ops = ops;
+        this.events = events;
+        this.timer = timer;
+    }
+
+    /** Records a node that has become the lowest in its queue, watches it, and makes the grant. */
+    Grant adopt(NodeOps.LockNode node, AcquireRequest request) {
+        Grant grant = adoptWatched(node, request);
+        ops.watchInBackground(node.path(), ownWatch(node.path()), () -> deleted(node.path()));
+        return grant;
+    }
+
+    /**
+     * Records a node whose holder already left a watch on the queue's list of children (the
+     * uncontended path: no request just for the watch). When that watch fires — our node deleted,
+     * or a waiter arriving — a watch on our own node takes over; it also answers whether the node
+     * is still there.
+     */
+    Grant adoptWatched(NodeOps.LockNode node, AcquireRequest request) {
+        // counted from now, after the server's answer: never earlier than the core's deadline
+        Entry entry = new Entry(request.key(), request.owner(), System.nanoTime() + request.lease().toNanos());
+        byPath.put(node.path(), entry);
+        scheduleExpiry(node.path(), entry, request.lease().toNanos());
+        return new Grant(node.czxid(), node);
+    }
+
+    /** @return the watch a holder leaves on its queue's children before it knows it holds */
+    Watcher queueWatch(String path) {
+        return event -> {
+            if (event.getType() != Watcher.Event.EventType.None && byPath.containsKey(path)) {
+                ops.watchInBackground(path, ownWatch(path), () -> deleted(path));
+            }
+        };
+    }
+
+    private Watcher ownWatch(String path) {
+        return new Watcher() {
+            @Override
+            public void process(WatchedEvent event) {
+                if (event.getType() == Event.EventType.NodeDeleted) {
+                    deleted(path);
+                } else if (event.getType() != Event.EventType.None && byPath.containsKey(path)) {
+                    ops.watchInBackground(path, this, () -> deleted(path)); // one-shot watch: set it again
+                }
+            }
+        };
+    }
+
+    private void deleted(String path) {
+        Entry e = byPath.remove(path);
+        if (e != null) {
+            events.lost(e.key, e.owner, LossReason.OWNERSHIP_LOST);
+        }
+    }
+
+    /** Stops keeping a node (its owner releases it); @return whether it was kept */
+    boolean forget(String path) {
+        Entry e = byPath.remove(path);
+        if (e != null && e.expiry != null) {
+            e.expiry.cancel(false);
+        }
+        return e != null;
+    }
+
+    /** Moves a node's lease end after a renewal confirmed it at {@code confirmedNanos}. */
+    void renewed(String path, Duration lease, long confirmedNanos) {
+        Entry e = byPath.get(path);
+        if (e != null) {
+            e.deadlineNanos = confirmedNanos + lease.toNanos();
+        }
+    }
+
+    /**
+     * Every lock of this client is lost (the session expired, or it can no longer be assumed alive):
+     * reports it and deletes the nodes, so that a session that survives after all leaves no lock
+     * behind that no handle owns any more.
+     */
+    void loseAll() {
+        boolean any = false;
+        for (String path : byPath.keySet()) {
+            if (byPath.remove(path) != null) {
+                ops.deleteInBackground(path);
+                any = true;
+            }
+        }
+        if (any) {
+            events.allLost(LossReason.SESSION_LOST);
+        }
+    }
+
+    int size() {
+        return byPath.size();
+    }
+
+    private void scheduleExpiry(String path, Entry entry, long delayNanos) {
+        try {
+            entry.expiry = timer.schedule(() -> expire(path, entry), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing: the session's end deletes the node
+        }
+    }
+
+    private void expire(String path, Entry entry) {
+        if (byPath.get(path) != entry) {
+            return;
+        }
+        long left = entry.deadlineNanos - System.nanoTime();
+        if (left > 0) {
+            scheduleExpiry(path, entry, left); // renewed meanwhile
+        } else if (byPath.remove(path, entry)) {
+            ops.deleteInBackground(path); // the core has counted the lease as expired already
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.locksmith.zookeeper;
+
+import io.locksmith.spi.AcquireRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The few ZooKeeper calls the lock recipe makes, each bounded by the client's connection timeout
+ * (Curator retries nothing: the core and the queue decide when to try again).
+ */
+final class NodeOps {
+
+    /**
+     * One waiter's or holder's node.
+     *
+     * @param lockPath the lock's container node
+     * @param path the node's full path
+     * @param czxid the transaction that created it: the fencing token if it comes to hold the lock
+     */
+    record LockNode(String lockPath, String path, long czxid) {
+        String name() {
+            return LockPaths.name(path);
+        }
+    }
+
+    /** Renewal reads this many nodes in one call at most; 1,000 short paths are ~100 KB, well under jute.maxbuffer. */
+    private static final int MAX_BATCH_BYTES = 512 * 1024;
+
+    private final CuratorFramework client;
+    private final String description;
+
+    NodeOps(CuratorFramework client, String description) {
+        this.client = client;
+        this.description = description;
+    }
+
+    CuratorFramework client() {
+        return client;
+    }
+
+    String description() {
+        return description;
+    }
+
+    /**
+     * Creates the request's node in the lock's queue: ephemeral (it lives as long as the session),
+     * sequential (its place in the queue), with Curator's protection so that a create whose answer
+     * was lost is found again instead of left behind, under a container parent the server deletes
+     * once it is empty. The data is the owner, for operators.
+     */
+    LockNode create(String lockPath, AcquireRequest request) {
+        byte[] owner = request.owner().getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 0; ; attempt++) {
+            Stat stat = new Stat();
+            try {
+                String path = client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withProtection()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(LockPaths.nodePrefix(lockPath), owner);
+                return new LockNode(lockPath, path, stat.getCzxid());
+            } catch (KeeperException.NoNodeException e) {
+                if (attempt >= 2) {
+                    throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
+                }
+                // the server reaped the empty container between Curator creating it and our create: again
+            } catch (Exception e) {
+                throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
+            }
+        }
+    }
+
+    /** @return the lock node's children, or none if it does not exist */
+    List<String> children(String lockPath, String lockName) {
+        try {
+            return client.getChildren().forPath(lockPath);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (Exception e) {
+            throw Failures.of("listing the queue of lock '" + lockName + "'", description, e);
+        }
+    }
+
+    /**
+     * Lists the lock node's children and leaves a watch on the list: a holder learns of its own
+     * node's deletion from it without a request of its own (see {@link HeldNodes#adopt}).
+     */
+    List<String> childrenWatched(String lockPath, Watcher watcher, String lockName) {
+        try {
+            return client.getChildren().usingWatcher(watcher).forPath(lockPath);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (Exception e) {
+            throw Failures.of("listing the queue of lock '" + lockName + "'", description, e);
+        }
+    }
+
+    /** Watches a node for deletion; @return whether it existed when the watch was set */
+    boolean watch(String path, Watcher watcher, String lockName) {
+        try {
+            return client.checkExists().usingWatcher(watcher).forPath(path) != null;
+        } catch (Exception e) {
+            throw Failures.of("watching the queue of lock '" + lockName + "'", description, e);
+        }
+    }
+
+    /**
+     * Watches a node without waiting for the answer: the request rides the connection with the
+     * caller's next one, so holding a watch on one's own node costs no round trip.
+     */
+    void watchInBackground(String path, Watcher watcher, Runnable ifMissing) {
+        try {
+            client.checkExists().usingWatcher(watcher).inBackground((c, event) -> {
+                if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                    ifMissing.run();
+                }
+            }).forPath(path);
+        } catch (Exception e) {
+            // not connected: the renewal's ownership check finds a removed node instead
+        }
+    }
+
+    /** Deletes a node, retrying in the background until it is gone or its session ended; @return whether it existed */
+    boolean delete(String path, String lockName) {
+        try {
+            client.delete().guaranteed().forPath(path);
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        } catch (Exception e) {
+            throw Failures.of("releasing lock '" + lockName + "'", description, e);
+        }
+    }
+
+    /** Deletes a node without waiting; Curator keeps trying across reconnections until it is gone. */
+    void deleteInBackground(String path) {
+        try {
+            client.delete().guaranteed().inBackground().forPath(path);
+        } catch (Exception e) {
+            // guaranteed(): Curator has recorded the delete and retries it once connected
+        }
+    }
+
+    /**
+     * Reads the stat of every node in as few calls as the server takes (a read-only multi, one
+     * round trip for up to about a thousand locks).
+     *
+     * @return one stat per path, {@code null} where the node does not exist
+     */
+    List<Stat> stats(List<String> paths, String lockName) {
+        List<Stat> out = new ArrayList<>(paths.size());
+        int from = 0;
+        while (from < paths.size()) {
+            int to = from;
+            int bytes = 0;
+            List<Op> ops = new ArrayList<>();
+            while (to < paths.size() && (ops.isEmpty() || bytes < MAX_BATCH_BYTES)) {
+                String raw = ZKPaths.fixForNamespace(client.getNamespace(), paths.get(to++));
+                bytes += raw.length() * 3 + 16;
+                ops.add(Op.getData(raw));
+            }
+            try {
+                for (OpResult r : client.getZookeeperClient().getZooKeeper().multi(ops)) {
+                    out.add(r instanceof OpResult.GetDataResult data ? data.getStat() : stat(r, lockName));
+                }
+            } catch (Exception e) {
+                throw Failures.of("renewing " + paths.size() + " lock(s) ('" + lockName + "', ...)", description, e);
+            }
+            from = to;
+        }
+        return out;
+    }
+
+    private Stat stat(OpResult r, String lockName) {
+        int code = r instanceof OpResult.ErrorResult error ? error.getErr() : KeeperException.Code.SYSTEMERROR.intValue();
+        if (code == KeeperException.Code.NONODE.intValue()) {
+            return null;
+        }
+        throw Failures.of("renewing lock '" + lockName + "'", description,
+                KeeperException.create(KeeperException.Code.get(code)));
+    }
+
+    /** @return the session the client has now; nodes of any other session are not ours */
+    long sessionId() {
+        try {
+            return client.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception e) {
+            throw Failures.of("reading the session", description, e);
+        }
+    }
+}

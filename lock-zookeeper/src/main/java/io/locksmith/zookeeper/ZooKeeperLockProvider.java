@@ -1,0 +1,96 @@
+package io.locksmith.zookeeper;
+
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockProvider;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.DefaultACLProvider;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * Opens ZooKeeper URIs: {@code zookeeper://[user:password@]host1:2181,host2:2181[/chroot]}, or
+ * {@code zk://…}.
+ *
+ * <p>Options: {@code session-timeout} (the ZooKeeper session, which is the lease of a holder that
+ * dies or is cut off; default: the client's lease), {@code connection-timeout} (bound on
+ * connecting and on every call; default 5s), {@code user} and {@code password} (digest
+ * authentication, also as the URI's user-info), {@code acl} ({@code open}, {@code creator} or
+ * {@code creator-read} on the nodes the client creates; default {@code creator} with credentials,
+ * else {@code open}) and {@code suspended-grace} (how long locks stay held after the connection
+ * drops; default a third of the session timeout).
+ *
+ * <pre>{@code
+ * try (LockClient locks = LockClient.open("zookeeper://zk1:2181,zk2:2181,zk3:2181/app?lease=20s")) { ... }
+ * }</pre>
+ */
+public final class ZooKeeperLockProvider implements LockProvider {
+
+    /** Creates the provider; {@link java.util.ServiceLoader} does this. */
+    public ZooKeeperLockProvider() {}
+
+    @Override
+    public String name() {
+        return "zookeeper";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("zookeeper", "zk");
+    }
+
+    @Override
+    public Set<String> optionNames() {
+        return Set.of("session-timeout", "connection-timeout", "user", "password", "acl", "suspended-grace");
+    }
+
+    @Override
+    public LockBackend open(BackendConfig config) {
+        return open(config, () -> {});
+    }
+
+    /** Opens a backend that also runs {@code afterClose} once its client is closed (tests close a proxy so). */
+    static LockBackend open(BackendConfig config, Runnable afterClose) {
+        ZooKeeperSettings settings = ZooKeeperSettings.of(config);
+        java.util.List<ACL> acl = settings.acl();
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .connectString(settings.connectString())
+                .sessionTimeoutMs(millis(settings.sessionTimeout()))
+                .connectionTimeoutMs(millis(settings.connectionTimeout()))
+                // one try per call, bounded by the connection timeout: the core and the queue retry
+                .retryPolicy(new RetryNTimes(0, 0))
+                .waitForShutdownTimeoutMs(millis(settings.connectionTimeout()))
+                .aclProvider(new DefaultACLProvider() {
+                    @Override
+                    public java.util.List<ACL> getDefaultAcl() {
+                        return acl;
+                    }
+
+                    @Override
+                    public java.util.List<ACL> getAclForPath(String path) {
+                        return acl;
+                    }
+                });
+        if (settings.hasCredentials()) {
+            builder.authorization("digest", settings.digest());
+        }
+        CuratorFramework client = builder.build();
+        client.start();
+        try {
+            return ZooKeeperBackend.open(client, config.redactedLocation(), settings.chroot(), settings.suspendedGrace(),
+                    config.events(), () -> {
+                        client.close();
+                        afterClose.run();
+                    });
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    private static int millis(java.time.Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+}

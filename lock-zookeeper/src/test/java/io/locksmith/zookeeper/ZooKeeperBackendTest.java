@@ -1,0 +1,247 @@
+package io.locksmith.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
+import io.locksmith.LockConfigurationException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What the kit cannot see: the node layout, watches, batching, deployments and the errors users meet. */
+class ZooKeeperBackendTest {
+
+    private static TestServer server;
+    private static String hostPort;
+    private static CuratorFramework admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.zookeeper();
+        hostPort = server.host() + ":" + server.port();
+        admin = ZooKeeperSubject.admin(hostPort);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {".", "..", "a/b", "/", "%", "%002E", "東京", "\u0000", "\ud83d\ude00", "\ud800", "order:12345"})
+    void keysEscapeToValidDistinctPaths(String key) {
+        String path = LockPaths.lock(key);
+        PathUtils.validatePath(path);
+        assertThat(path.chars().filter(c -> c == '/').count()).isEqualTo(2);
+        assertThat(LockPaths.escape(key)).isNotIn(".", "..").isNotEqualTo(LockPaths.escape(key + "x"));
+        Set<String> escaped = new HashSet<>();
+        for (String k : List.of(".", "..", "%", "%0025", "%002E", "a/b", "a%002Fb", "\ud800", "?")) {
+            escaped.add(LockPaths.escape(k));
+        }
+        assertThat(escaped).hasSize(9);
+        assertThat(LockPaths.escape("order:12345")).isEqualTo("order:12345");
+    }
+
+    @Test
+    void theHolderIsTheLowestEphemeralNodeUnderAContainerAndItsCzxidIsTheToken() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=20s"))) {
+            LockHandle h = locks.lock("layout").acquire(Duration.ZERO);
+            String lockPath = LockPaths.lock("layout");
+            List<String> children = admin.getChildren().forPath(lockPath);
+            assertThat(children).hasSize(1);
+            Stat node = admin.checkExists().forPath(lockPath + "/" + children.get(0));
+            assertThat(node.getCzxid()).isEqualTo(h.fencingToken());
+            assertThat(node.getEphemeralOwner()).as("an ephemeral node: it goes with the session").isNotZero();
+            h.close();
+            assertThat(admin.getChildren().forPath(lockPath)).isEmpty();
+        }
+    }
+
+    @Test
+    void aNodeDeletedBehindTheHoldersBackIsReportedByItsWatchNotOnlyAtRenewal() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=30s"))) {
+            LockHandle h = locks.lock("watched").acquire(Duration.ZERO);
+            String lockPath = LockPaths.lock("watched");
+            admin.delete().forPath(lockPath + "/" + admin.getChildren().forPath(lockPath).get(0));
+            // renewal runs every 10 s: within 5 s only the watch can have told it
+            await().atMost(Duration.ofSeconds(5)).until(() -> !h.isHeld());
+            assertThat(h.whenLost().toCompletableFuture().getNow(null)).isEqualTo(LossReason.OWNERSHIP_LOST);
+        }
+    }
+
+    @Test
+    void aLeaseThatIsNotRenewedEndsOnTheServerToo() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=1s"))) {
+            LockHandle h = locks.lock("unrenewed").withAutoRenew(false).acquire(Duration.ZERO);
+            String lockPath = LockPaths.lock("unrenewed");
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.getChildren().forPath(lockPath).isEmpty());
+            assertThat(h.isHeld()).isFalse();
+        }
+    }
+
+    @Test
+    void oneRenewalCallPerTickForAllHeldLocks() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=1500ms"))) {
+            List<LockHandle> held = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                held.add(locks.lock("batch-" + i).acquire(Duration.ZERO));
+            }
+            long before = packetsReceived();
+            await().during(Duration.ofMillis(1600)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            long packets = packetsReceived() - before;
+            assertThat(held).allMatch(LockHandle::isHeld);
+            // ~3 ticks of one multi each, plus pings of the client and the admin; 200 per tick if per lock
+            assertThat(packets).as("packets in ~3 renewal ticks of 200 locks").isLessThan(40);
+        }
+    }
+
+    @Test
+    void leasesLongerThanTheSessionAreRejected() {
+        assertThatThrownBy(() -> LockClient.open(uri("?lease=5s&session-timeout=2s")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("5s");
+        try (LockClient locks = LockClient.open(uri("?lease=2s"))) {
+            assertThatThrownBy(() -> locks.lock("long").withLease(Duration.ofSeconds(3)))
+                    .isInstanceOf(LockConfigurationException.class);
+            locks.lock("short").withLease(Duration.ofMillis(500)).acquire(Duration.ZERO).close();
+        }
+    }
+
+    @Test
+    void anAliasSeveralServersAndAChrootWork() throws Exception {
+        admin.create().orSetData().forPath("/app-chroot");
+        try (LockClient locks = LockClient.open("zk://" + hostPort + "," + hostPort + "/app-chroot")) {
+            try (LockHandle h = locks.lock("chrooted").acquire(Duration.ZERO)) {
+                assertThat(admin.getChildren().forPath("/app-chroot" + LockPaths.lock("chrooted"))).hasSize(1);
+                assertThat(h.isHeld()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void digestCredentialsPutAclsOnNodesAndWrongOnesAreAClearError() throws Exception {
+        admin.create().orSetData().forPath("/secured");
+        String good = "zookeeper://locker:s3cret-pw@" + hostPort + "/secured";
+        try (LockClient locks = LockClient.open(good)) {
+            assertThat(locks.backend()).doesNotContain("s3cret-pw");
+            try (LockHandle held = locks.lock("acl").acquire(Duration.ZERO);
+                    CuratorFramework locker = CuratorFrameworkFactory.builder().connectString(hostPort)
+                            .retryPolicy(new RetryOneTime(100))
+                            .authorization("digest", "locker:s3cret-pw".getBytes(StandardCharsets.UTF_8)).build()) {
+                locker.start();
+                assertThatThrownBy(() -> admin.getChildren().forPath("/secured" + LockPaths.lock("acl")))
+                        .as("a client without the credentials may not even list the queue")
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+                List<ACL> acl = locker.getACL().forPath("/secured" + LockPaths.lock("acl"));
+                assertThat(acl).hasSize(1);
+                assertThat(acl.get(0).getId().getScheme()).isEqualTo("digest");
+                assertThat(acl.get(0).getId().getId()).startsWith("locker:");
+                assertThat(acl.get(0).getPerms()).isEqualTo(ZooDefs.Perms.ALL);
+            }
+        }
+        String wrong = "zookeeper://locker:wrong-pw@" + hostPort + "/secured";
+        assertThatThrownBy(() -> LockClient.open(wrong))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("authentication to zookeeper://locker:****@" + hostPort)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-pw"));
+    }
+
+    @Test
+    void aChrootThatDoesNotExistOrIsMalformedIsAClearError() {
+        assertThatThrownBy(() -> LockClient.open(uri("/no-such-chroot")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("/no-such-chroot does not exist");
+        assertThatThrownBy(() -> LockClient.open(uri("/a//b")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("malformed chroot");
+    }
+
+    @Test
+    void serversThatAreDownAreAClearErrorWithinTheConnectionTimeout() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> LockClient.open("zookeeper://u:pw-secret@127.0.0.1:" + port + "?connection-timeout=2s"))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("127.0.0.1:" + port)
+                .hasMessageContaining("within 2000 ms")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void malformedUrisAndOptionsAreRejected() {
+        assertThatThrownBy(() -> LockClient.open("zookeeper://:pw-secret@127.0.0.1:notaport"))
+                .isInstanceOf(LockConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret").contains("port"));
+        assertThatThrownBy(() -> LockClient.open(uri("?session-timeout=soon")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'session-timeout'");
+        assertThatThrownBy(() -> LockClient.open(uri("?acl=creator")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("credentials");
+        assertThatThrownBy(() -> LockClient.open(uri("?sesion-timeout=1s")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'sesion-timeout'");
+    }
+
+    @Test
+    void anExistingCuratorClientStaysOpen() throws Exception {
+        CuratorFramework mine = ZooKeeperSubject.admin(hostPort);
+        try {
+            try (LockClient locks = ZooKeeperLocks.open(mine, LockOptions.builder().lease(Duration.ofSeconds(20)).build())) {
+                assertThat(locks.backend()).contains("existing client");
+                locks.lock("existing").acquire(Duration.ZERO).close();
+            }
+            assertThat(mine.checkExists().forPath("/")).isNotNull();
+        } finally {
+            mine.close();
+        }
+    }
+
+    private static String uri(String rest) {
+        return "zookeeper://" + hostPort + rest;
+    }
+
+    /** ZooKeeper's own count of requests received, from the {@code mntr} four-letter word. */
+    private static long packetsReceived() throws IOException {
+        try (Socket s = new Socket(server.host(), server.port())) {
+            OutputStream out = s.getOutputStream();
+            out.write("mntr".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            String text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            for (String line : text.split("\n")) {
+                if (line.startsWith("zk_packets_received")) {
+                    return Long.parseLong(line.split("\\s+")[1].trim());
+                }
+            }
+            throw new IllegalStateException("no zk_packets_received in mntr: " + text);
+        }
+    }
+}

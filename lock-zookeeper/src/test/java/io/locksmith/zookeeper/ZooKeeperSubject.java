@@ -1,0 +1,101 @@
+package io.locksmith.zookeeper;
+
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Faults;
+import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.TestServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * A real ZooKeeper as the kit sees it: each client talks to the server through a proxy of its
+ * own, so that one client can be cut off; an admin client removes lock state as an operator would.
+ */
+final class ZooKeeperSubject implements TckSubject {
+
+    /** Sessions shorter than this expire by accident on two loaded cores; the server allows 1 s. */
+    static final Duration TEST_LEASE = Duration.ofSeconds(2);
+
+    private final TestServer server;
+    private final CuratorFramework admin;
+    private final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
+
+    ZooKeeperSubject(TestServer server) {
+        this.server = server;
+        this.admin = admin(server.host() + ":" + server.port());
+    }
+
+    static CuratorFramework admin(String connectString) {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, 30_000, 10_000, new RetryOneTime(200));
+        c.start();
+        return c;
+    }
+
+    @Override
+    public String name() {
+        return "zookeeper";
+    }
+
+    @Override
+    public LockClient newClient(LockOptions options) {
+        TcpProxy proxy;
+        try {
+            proxy = new TcpProxy(server.host(), server.port());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        LockClient client = LockClient.of(events -> ZooKeeperLockProvider.open(new BackendConfig("zookeeper",
+                "zookeeper://" + proxy.address(), Map.of("connection-timeout", "2s"), options, events), proxy::close),
+                options);
+        proxies.put(client, proxy);
+        return client;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return Capabilities.builder().minimumLease(ZooKeeperBackend.MINIMUM_LEASE).testLease(TEST_LEASE)
+                .nativeWakeUp(true).fifo(true).build();
+    }
+
+    @Override
+    public Faults faults() {
+        return new Faults() {
+            @Override
+            public void removeLockState(String key) {
+                try {
+                    admin.delete().deletingChildrenIfNeeded().forPath(LockPaths.lock(key));
+                } catch (KeeperException.NoNodeException e) {
+                    // nothing to remove
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not remove " + LockPaths.lock(key), e);
+                }
+            }
+
+            @Override
+            public void cutConnection(LockClient client) {
+                proxies.get(client).cut();
+            }
+
+            @Override
+            public void restoreConnection(LockClient client) {
+                proxies.get(client).restore();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        proxies.values().forEach(TcpProxy::close);
+    }
+}
