@@ -28,6 +28,7 @@ public final class Bench {
         BACKENDS.put("postgresql", () -> new PostgresBench(TestServers.postgres()));
         BACKENDS.put("etcd", () -> new EtcdBench(TestServers.etcd()));
         BACKENDS.put("zookeeper", () -> new ZooKeeperBench(TestServers.zookeeper()));
+        BACKENDS.put("azure-blob", () -> new AzureBlobBench(TestServers.azurite()));
     }
 
     private static int heldLocks;

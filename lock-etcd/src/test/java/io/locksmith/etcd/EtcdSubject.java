@@ -8,6 +8,7 @@ import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

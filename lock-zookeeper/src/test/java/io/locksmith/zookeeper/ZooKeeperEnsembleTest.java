@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.locksmith.LockClient;
 import io.locksmith.LockException;
 import io.locksmith.LockHandle;
+import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestCluster;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;

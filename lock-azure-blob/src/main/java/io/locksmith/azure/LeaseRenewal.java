@@ -1,0 +1,62 @@
+package io.locksmith.azure;
+
+import com.azure.storage.blob.options.BlobRenewLeaseOptions;
+import com.azure.storage.blob.specialized.BlobLeaseAsyncClient;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Renews a batch of leases: Azure has no batch renewal, so one request per lease, sent
+ * concurrently on the async client's event loop (no thread per lock), a bounded number at a time
+ * so a client holding thousands of locks does not open thousands of connections.
+ */
+final class LeaseRenewal {
+
+    /** Requests in flight at once; a renewal is one small round trip, so this covers many locks per tick. */
+    static final int CONCURRENCY = 16;
+
+    private final Function<HeldLease, BlobLeaseAsyncClient> leases;
+    private final Duration timeout;
+
+    LeaseRenewal(Function<HeldLease, BlobLeaseAsyncClient> leases, Duration timeout) {
+        this.leases = leases;
+        this.timeout = timeout;
+    }
+
+    List<RenewOutcome> renew(List<HeldLease> held) {
+        AtomicReferenceArray<RenewOutcome> outcomes = new AtomicReferenceArray<>(held.size());
+        // the whole batch gets a bound too, so one slow tick cannot hold the renewals past their leases
+        Duration batchBound = timeout.multipliedBy(2 + held.size() / (CONCURRENCY * 50L));
+        Flux.range(0, held.size())
+                .flatMap(i -> renewOne(held.get(i)).doOnNext(o -> outcomes.set(i, o)), CONCURRENCY)
+                .then()
+                .timeout(batchBound, Mono.empty())
+                .block();
+        List<RenewOutcome> result = new ArrayList<>(held.size());
+        for (int i = 0; i < held.size(); i++) {
+            RenewOutcome o = outcomes.get(i);
+            result.add(o == null ? RenewOutcome.FAILED : o);
+        }
+        return result;
+    }
+
+    private Mono<RenewOutcome> renewOne(HeldLease lease) {
+        return leases.apply(lease).renewLeaseWithResponse(new BlobRenewLeaseOptions())
+                .timeout(timeout)
+                .map(r -> RenewOutcome.RENEWED)
+                .onErrorResume(e -> Mono.just(outcome(e)));
+    }
+
+    /** 404: the blob is gone; 409: the lease is broken, expired and taken, or has another id; 412: a condition failed. */
+    static RenewOutcome outcome(Throwable e) {
+        int status = AzureFailures.status(e);
+        return status == 404 || status == 409 || status == 412 ? RenewOutcome.NOT_OWNED : RenewOutcome.FAILED;
+    }
+}

@@ -1,0 +1,142 @@
+package io.locksmith.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.azure.core.http.HttpPipelineCallContext;
+import com.azure.core.http.HttpPipelineNextPolicy;
+import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.storage.blob.BlobContainerAsyncClient;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.blob.models.BlobProperties;
+import com.azure.storage.blob.models.LeaseStateType;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import io.locksmith.LockClient;
+import io.locksmith.LockConfigurationException;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.LockStatus;
+import io.locksmith.LossReason;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the kit cannot see: the blob layout, the cost of a grant, loss by a broken lease, addressing. */
+class AzureBlobBackendTest {
+
+    private static final String CONTAINER = "backend";
+    private static TestServer server;
+    private static BlobContainerClient admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.azurite();
+        admin = Azurite.container(server, CONTAINER);
+    }
+
+    private static String uri(String options) {
+        return "azblob:" + server.uri() + "?container=" + CONTAINER + (options.isEmpty() ? "" : "&" + options);
+    }
+
+    @Test
+    void aGrantWritesTheCounterUnderTheLeaseAndTheBlobKeepsTheName() {
+        String name = "layout/Ünïcode: ..*?\\ end.";
+        try (LockClient locks = LockClient.open(uri("lease=20s"))) {
+            LockHandle first = locks.lock(name).acquire(Duration.ZERO);
+            BlobProperties p = admin.getBlobClient(BlobNames.blob(name)).getProperties();
+            assertThat(BlobNames.blob(name)).matches("locksmith/[0-9a-f]{64}");
+            assertThat(p.getLeaseState()).isEqualTo(LeaseStateType.LEASED);
+            assertThat(BlobNames.decode(p.getMetadata().get(BlobNames.NAME))).isEqualTo(name);
+            assertThat(BlobNames.fence(p.getMetadata())).isEqualTo(first.fencingToken());
+            first.close();
+            assertThat(admin.getBlobClient(BlobNames.blob(name)).getProperties().getLeaseState())
+                    .isEqualTo(LeaseStateType.AVAILABLE);
+            try (LockHandle second = locks.lock(name).acquire(Duration.ZERO)) {
+                assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
+            }
+        }
+    }
+
+    @Test
+    void anAcquirePlusReleaseOnAnExistingBlobCostsThreeCalls() {
+        AtomicInteger calls = new AtomicInteger();
+        HttpPipelinePolicy counter = (HttpPipelineCallContext context, HttpPipelineNextPolicy next) -> {
+            calls.incrementAndGet();
+            return next.process();
+        };
+        BlobContainerAsyncClient container = new BlobContainerClientBuilder().connectionString(server.uri())
+                .containerName(CONTAINER).addPolicy(counter).buildAsyncClient();
+        try (LockClient locks = AzureBlobLocks.open(container, LockOptions.builder().lease(Duration.ofSeconds(20)).build())) {
+            locks.lock("cost").acquire(Duration.ZERO).close(); // creates the blob
+            int before = calls.get();
+            for (int i = 0; i < 10; i++) {
+                locks.lock("cost").acquire(Duration.ZERO).close();
+            }
+            assertThat(calls.get() - before).as("calls for 10 acquire+release pairs").isEqualTo(30);
+        }
+    }
+
+    @Test
+    void aLeaseBrokenBehindTheHolderIsReportedLost() {
+        try (LockClient locks = LockClient.open(uri("lease=15s"))) {
+            LockHandle held = locks.lock("broken").acquire(Duration.ZERO);
+            new BlobLeaseClientBuilder().blobClient(admin.getBlobClient(BlobNames.blob("broken"))).buildClient()
+                    .breakLeaseWithResponse(0, null, Duration.ofSeconds(10), null);
+            await().atMost(Duration.ofSeconds(25)).until(() -> !held.isHeld());
+            assertThat(held.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
+            try (LockHandle next = locks.lock("broken").acquire(Duration.ofSeconds(5))) {
+                assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+            }
+        }
+    }
+
+    @Test
+    void statusShowsTheHolderAndToken() {
+        try (LockClient locks = LockClient.open(uri(""))) {
+            assertThat(locks.lock("status").status().state()).isEqualTo(LockStatus.State.FREE);
+            try (LockHandle h = locks.lock("status").acquire(Duration.ZERO)) {
+                LockStatus s = locks.lock("status").status();
+                assertThat(s.state()).isEqualTo(LockStatus.State.HELD);
+                assertThat(s.fencingToken()).hasValue(h.fencingToken());
+                assertThat(s.owner()).isPresent();
+            }
+            assertThat(locks.lock("status").status().state()).isEqualTo(LockStatus.State.FREE);
+        }
+    }
+
+    @Test
+    void leasesOutsideFifteenToSixtySecondsAreRejected() {
+        assertThatThrownBy(() -> LockClient.open(uri("lease=10s")).lock("x").tryAcquire())
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("15s to 1m");
+        try (LockClient locks = LockClient.open(uri(""))) {
+            assertThatThrownBy(() -> locks.lock("x").withLease(Duration.ofSeconds(61)).tryAcquire())
+                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("1m");
+        }
+        assertThat(AzureBlobBackend.leaseSeconds(Duration.ofMillis(15_001))).isEqualTo(16);
+    }
+
+    @Test
+    void anExistingContainerClientWorksAndTheContainerIsCreatedIfMissing() {
+        BlobContainerClient mine = Azurite.admin(server).getBlobContainerClient("created-by-locks");
+        try (LockClient locks = AzureBlobLocks.open(mine, LockOptions.defaults())) {
+            assertThat(mine.exists()).isTrue();
+            try (LockHandle h = locks.lock("existing").acquire(Duration.ZERO)) {
+                assertThat(h.isHeld()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void theCustomEndpointFormWithAnAccountKeyWorks() {
+        String uri = "azblob://127.0.0.1:" + server.port() + "/devstoreaccount1/" + CONTAINER;
+        try (LockClient locks = LockClient.open(uri, java.util.Map.of("account-key", Azurite.accountKey(server)))) {
+            assertThat(locks.backend()).isEqualTo("azblob://127.0.0.1:" + server.port() + "/devstoreaccount1/" + CONTAINER);
+            locks.lock("keyed").acquire(Duration.ZERO).close();
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.locksmith.azure;
+
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
+import io.locksmith.spi.RenewOutcome;
+import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Faults;
+import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.TcpProxy;
+import io.locksmith.testing.TestServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Azurite as the kit sees it: each client talks through a proxy of its own, which the
+ * connection hooks cut; removing a lock's state breaks its lease with an admin client and keeps
+ * the blob, so the fencing counter in its metadata stays.
+ */
+final class AzureBlobSubject implements TckSubject {
+
+    static final String CONTAINER = "tck";
+
+    private final TestServer server;
+    private final BlobContainerClient admin;
+    private final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
+
+    AzureBlobSubject(TestServer server) {
+        this.server = server;
+        this.admin = Azurite.container(server, CONTAINER);
+    }
+
+    @Override
+    public String name() {
+        return "azure-blob";
+    }
+
+    @Override
+    public LockClient newClient(LockOptions options) {
+        TcpProxy proxy;
+        try {
+            proxy = new TcpProxy(server.host(), server.port());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String location = "azblob:" + Azurite.throughPort(server, proxy.port());
+        try {
+            LockClient client = LockClient.of(events -> new ProxiedBackend(new AzureBlobLockProvider().open(
+                    new BackendConfig("azblob", location, Map.of("container", CONTAINER, "timeout", "2s"), options,
+                            events)), proxy), options);
+            proxies.put(client, proxy); // a closed client's entry stays: the map is only read while it is open
+            return client;
+        } catch (RuntimeException e) {
+            proxy.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return Capabilities.builder().minimumLease(Duration.ofSeconds(15)).testLease(Duration.ofSeconds(15))
+                .nativeWakeUp(false).fifo(false).build();
+    }
+
+    @Override
+    public Faults faults() {
+        return new Faults() {
+            @Override
+            public void removeLockState(String key) {
+                try {
+                    new BlobLeaseClientBuilder().blobClient(admin.getBlobClient(BlobNames.blob(key))).buildClient()
+                            .breakLeaseWithResponse(0, null, Duration.ofSeconds(10), null);
+                } catch (BlobStorageException e) {
+                    if (e.getStatusCode() != 409 && e.getStatusCode() != 404) {
+                        throw e; // 409: no lease to break, 404: no blob; either way no state is left
+                    }
+                }
+            }
+
+            @Override
+            public void cutConnection(LockClient client) {
+                proxies.get(client).cut();
+            }
+
+            @Override
+            public void restoreConnection(LockClient client) {
+                proxies.get(client).restore();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        proxies.values().forEach(TcpProxy::close);
+    }
+
+    /** The backend of one kit client, which closes that client's proxy when it closes. */
+    private record ProxiedBackend(LockBackend backend, TcpProxy proxy) implements LockBackend {
+        @Override
+        public String description() {
+            return backend.description();
+        }
+
+        @Override
+        public Duration minimumLease() {
+            return backend.minimumLease();
+        }
+
+        @Override
+        public Duration maximumLease() {
+            return backend.maximumLease();
+        }
+
+        @Override
+        public AcquireResult tryAcquire(AcquireRequest request) {
+            return backend.tryAcquire(request);
+        }
+
+        @Override
+        public List<RenewOutcome> renew(List<HeldLease> leases) {
+            return backend.renew(leases);
+        }
+
+        @Override
+        public boolean release(HeldLease lease) {
+            return backend.release(lease);
+        }
+
+        @Override
+        public Optional<LockInspector> inspector() {
+            return backend.inspector();
+        }
+
+        @Override
+        public void close() {
+            try {
+                backend.close();
+            } finally {
+                proxy.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.locksmith.bench;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.HttpClientOptions;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.specialized.BlobLeaseClient;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.locksmith.LockClient;
+import io.locksmith.testing.TestServer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Azure Blob Storage on Azurite; its floor is the least a blob-lease lock can do with the same
+ * SDK and HTTP client: acquire a lease and release it, on a blob that already exists — two calls,
+ * where a Locksmith grant adds the fencing counter's write under the lease (three).
+ */
+final class AzureBlobBench implements BackendBench {
+
+    private static final String CONTAINER = "bench";
+
+    private final TestServer server;
+    private final BlobContainerClient container;
+
+    AzureBlobBench(TestServer server) {
+        this.server = server;
+        Duration timeout = Duration.ofSeconds(5);
+        this.container = new BlobServiceClientBuilder().connectionString(server.uri())
+                .httpClient(HttpClient.createDefault(new HttpClientOptions().setConnectTimeout(timeout)
+                        .setResponseTimeout(timeout).setReadTimeout(timeout).setWriteTimeout(timeout)))
+                .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, timeout, null, null, null))
+                .buildClient().getBlobContainerClient(CONTAINER);
+        container.createIfNotExists();
+    }
+
+    @Override
+    public String name() {
+        return "azure-blob";
+    }
+
+    @Override
+    public String version() {
+        return "Azurite " + server.version();
+    }
+
+    @Override
+    public LockClient client() {
+        return LockClient.open("azblob:" + server.uri() + "?container=" + CONTAINER + "&lease=15s");
+    }
+
+    /**
+     * Left out: holding 10,000 leases means 10,000 renewal requests every 5 s (Azure has no batch
+     * renewal), which measures Azurite's request rate rather than the client.
+     */
+    @Override
+    public String uri() {
+        return null;
+    }
+
+    @Override
+    public Floor floor() {
+        Map<String, BlobLeaseClient> leases = new HashMap<>();
+        return new Floor() {
+            @Override
+            public void pair(String key) {
+                BlobLeaseClient lease = leases.computeIfAbsent(key, k -> {
+                    var blob = container.getBlobClient("floor/" + k);
+                    if (!blob.exists()) {
+                        blob.upload(BinaryData.fromBytes(new byte[0]), true);
+                    }
+                    return new BlobLeaseClientBuilder().blobClient(blob).buildClient();
+                });
+                lease.acquireLease(15);
+                lease.releaseLease();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    /** One small authenticated call: the container's properties. */
+    @Override
+    public Runnable roundTrip() {
+        return container::getProperties;
+    }
+
+    @Override
+    public void close() {}
+}
