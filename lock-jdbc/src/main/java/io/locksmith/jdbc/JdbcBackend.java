@@ -112,6 +112,13 @@ final class JdbcBackend implements LockBackend {
         }
         order.sort(Comparator.comparing(hashes::get));
         RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
+        if (table.renewAll != null) {
+            call("renew", leases.get(0).name(), c -> {
+                renewAll(c, leases, hashes, outcomes);
+                return null;
+            });
+            return List.of(outcomes);
+        }
         call("renew", leases.get(0).name(), c -> {
             for (int from = 0; from < order.size(); from += RENEW_BATCH) {
                 renewBatch(c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
@@ -119,6 +126,34 @@ final class JdbcBackend implements LockBackend {
             return null;
         });
         return List.of(outcomes);
+    }
+
+    /** The whole tick in one statement, with the leases passed as arrays (PostgreSQL). */
+    private void renewAll(Connection c, List<HeldLease> leases, List<String> hashes, RenewOutcome[] outcomes)
+            throws SQLException {
+        int n = leases.size();
+        String[] owners = new String[n];
+        Long[] tokens = new Long[n];
+        Long[] leaseMillis = new Long[n];
+        for (int i = 0; i < n; i++) {
+            owners[i] = leases.get(i).owner();
+            tokens[i] = leases.get(i).token();
+            leaseMillis[i] = leases.get(i).lease().toMillis();
+        }
+        Map<String, Object> values = new HashMap<>();
+        values.put("key_hashes", c.createArrayOf("text", hashes.toArray()));
+        values.put("owners", c.createArrayOf("text", owners));
+        values.put("tokens", c.createArrayOf("bigint", tokens));
+        values.put("leases_ms", c.createArrayOf("bigint", leaseMillis));
+        java.util.Set<String> renewed = new java.util.HashSet<>();
+        try (PreparedStatement s = table.renewAll.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                renewed.add(rs.getString(1).trim() + ' ' + rs.getString(2));
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            outcomes[i] = renewed.contains(hashes.get(i) + ' ' + owners[i]) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
+        }
     }
 
     private void renewBatch(Connection c, List<HeldLease> leases, List<String> hashes, List<Integer> batch,

@@ -29,6 +29,8 @@ final class LockTable {
     final NamedSql acquire;
     final NamedSql acquireRead;
     final NamedSql renew;
+    /** One statement for a whole renewal tick, where the dialect has arrays; else null. */
+    final NamedSql renewAll;
     final NamedSql release;
     private final NamedSql create;
     private final NamedSql columns;
@@ -41,6 +43,7 @@ final class LockTable {
         this.acquire = NamedSql.load(f, "acquire", name);
         this.acquireRead = dialect.readsBack() ? NamedSql.load(f, "acquire-read", name) : null;
         this.renew = NamedSql.load(f, "renew", name);
+        this.renewAll = dialect == Dialect.POSTGRESQL ? NamedSql.load(f, "renew-all", name) : null;
         this.release = NamedSql.load(f, "release", name);
         this.create = NamedSql.load(f, "create-table", name);
         this.columns = NamedSql.load(f, "columns", name);

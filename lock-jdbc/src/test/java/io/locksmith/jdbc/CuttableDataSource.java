@@ -21,6 +21,8 @@ final class CuttableDataSource implements DataSource {
     private final String url;
     private final Properties properties;
     private volatile boolean cut;
+    /** Statements prepared or created on this source's connections: each is one round trip or batch. */
+    final java.util.concurrent.atomic.AtomicInteger statements = new java.util.concurrent.atomic.AtomicInteger();
 
     CuttableDataSource(String url, Properties properties) {
         this.url = url;
@@ -40,6 +42,9 @@ final class CuttableDataSource implements DataSource {
                     String name = method.getName();
                     if (!name.equals("close") && !name.equals("isClosed")) {
                         refuseIfCut();
+                    }
+                    if (name.equals("prepareStatement") || name.equals("createStatement")) {
+                        statements.incrementAndGet();
                     }
                     try {
                         return method.invoke(real, args);

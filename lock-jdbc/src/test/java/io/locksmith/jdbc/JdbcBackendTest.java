@@ -88,6 +88,25 @@ class JdbcBackendTest {
     }
 
     @Test
+    void postgresRenewsAllHeldLocksInOneStatementPerTick() {
+        CuttableDataSource source = new CuttableDataSource(TestServers.postgres().uri(), new java.util.Properties());
+        LockOptions options = LockOptions.builder().lease(Duration.ofMillis(1500)).build();
+        try (LockClient locks = JdbcLocks.open(source, options, java.util.Map.of("table", "tick_locks", "pool-size", "2"))) {
+            List<LockHandle> held = new java.util.ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                held.add(locks.lock("tick-" + i).acquire(Duration.ZERO));
+            }
+            int before = source.statements.get();
+            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            int statements = source.statements.get() - before;
+            assertThat(held).allMatch(LockHandle::isHeld);
+            // about six ticks in 3 s: one statement each, where batches of 500 would be six each
+            assertThat(statements).as("statements while 3,000 locks were renewed for 3 s").isBetween(3, 14);
+            held.forEach(LockHandle::close);
+        }
+    }
+
+    @Test
     void credentialsAreOptionsAndNeverShown() {
         String url = "jdbc:h2:mem:credentials;DB_CLOSE_DELAY=-1?user=sa&password=s3cret-pw";
         try (LockClient locks = LockClient.open(url)) {
