@@ -145,7 +145,17 @@ final class DefaultDistributedLock implements DistributedLock {
         long start = System.nanoTime();
         AcquireResult result = client.backendImpl().tryAcquire(request);
         if (result instanceof Grant grant) {
-            return adopt(request, grant, start);
+            DefaultLockHandle handle = adopt(request, grant, start);
+            if (handle.isHeld()) {
+                return handle;
+            }
+            // the attempt took longer than the lease: the grant may already have run out on the
+            // server, so it is given back rather than handed out as a lock nobody can rely on
+            handle.close();
+            if (held != null) {
+                held.accept(Held.UNKNOWN);
+            }
+            return null;
         }
         if (held != null && result instanceof Held h) {
             held.accept(h);

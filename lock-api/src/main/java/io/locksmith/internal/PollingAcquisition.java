@@ -116,7 +116,12 @@ final class PollingAcquisition implements Runnable {
         }
         synchronized (this) {
             long pause = Math.min(pause(), remaining);
-            retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+            try {
+                retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(new IllegalStateException("lock client for " + lock.client().backend()
+                        + " was closed while waiting for '" + lock.name() + "'"));
+            }
         }
     }
 

@@ -153,6 +153,18 @@ class CoreTest {
     }
 
     @Test
+    void aGrantThatArrivesAfterItsLeaseRanOutIsGivenBackNotHandedOut() throws Exception {
+        backend.stallAcquire = new CountDownLatch(1);
+        CompletableFuture<java.util.Optional<LockHandle>> attempt = CompletableFuture.supplyAsync(
+                () -> client.lock("slow").withLease(Duration.ofMillis(50)).tryAcquire());
+        assertThat(backend.stalled.await(10, TimeUnit.SECONDS)).isTrue();
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // outlast the lease
+        backend.stallAcquire.countDown();
+        assertThat(attempt.get(10, TimeUnit.SECONDS)).as("no handle whose lease already ran out").isEmpty();
+        assertThat(backend.owners).as("the late grant was released").isEmpty();
+    }
+
+    @Test
     void renewalRenewsAThousandLocksInOneCallPerTick() {
         client.close();
         client = LockClient.of(events -> backend, LockOptions.builder().lease(Duration.ofMillis(600)).build());
