@@ -136,6 +136,38 @@ class EtcdBackendTest {
     }
 
     @Test
+    void wrongCredentialsAreAClearErrorAndRightOnesWork() throws Exception {
+        String endpoint = "http://" + server.host() + ":" + server.port();
+        ByteSequence root = ByteSequence.from("root", StandardCharsets.UTF_8);
+        ByteSequence password = ByteSequence.from("r00t-s3cret", StandardCharsets.UTF_8);
+        try (Client admin = Client.builder().endpoints(endpoint).build()) {
+            admin.getAuthClient().userAdd(root, password).get(10, TimeUnit.SECONDS);
+            admin.getAuthClient().userGrantRole(root, root).get(10, TimeUnit.SECONDS);
+            admin.getAuthClient().authEnable().get(10, TimeUnit.SECONDS);
+        }
+        try {
+            String wrong = "etcd://root:wr0ng-s3cret@" + server.host() + ":" + server.port() + "?timeout=3s";
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> LockClient.open(wrong).lock("auth").tryAcquire())
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining(server.host() + ":" + server.port())
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wr0ng-s3cret"));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+            try (LockClient locks = LockClient.open("etcd://root:r00t-s3cret@" + server.host() + ":" + server.port())) {
+                assertThat(locks.backend()).doesNotContain("r00t-s3cret");
+                try (LockHandle h = locks.lock("auth").acquire(Duration.ofSeconds(5))) {
+                    assertThat(h.isHeld()).isTrue();
+                }
+            }
+        } finally {
+            // the server is shared with the other tests of this JVM: turn authentication off again
+            try (Client admin = Client.builder().endpoints(endpoint).user(root).password(password).build()) {
+                admin.getAuthClient().authDisable().get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
     void malformedUrisAndOptionsAreRejected() {
         assertThatThrownBy(() -> LockClient.open("etcd://u:pw-secret@127.0.0.1:notaport"))
                 .isInstanceOf(LockConfigurationException.class)
