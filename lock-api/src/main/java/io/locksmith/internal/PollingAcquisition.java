@@ -21,6 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class PollingAcquisition implements Runnable {
 
+    /** With release signals, a waiter still retries at least every 10 s or ten maximum back-offs. */
+    private static final long SIGNALLED_SLEEP_CAP_BACKOFFS = 10;
+    private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final DefaultDistributedLock lock;
     private final AcquireRequest request;
     private final Duration wait;
@@ -136,7 +140,10 @@ final class PollingAcquisition implements Runnable {
             return backoff.nextNanos();
         }
         if (subscription != null) {
-            return holderLeft + jitter;
+            // the signal wakes it sooner; the cap bounds what a lost signal can cost
+            long cap = Math.max(SIGNALLED_SLEEP_CAP_NANOS,
+                    SIGNALLED_SLEEP_CAP_BACKOFFS * lock.client().options().backoffMax().toNanos());
+            return Math.min(holderLeft, cap) + jitter;
         }
         return Math.min(backoff.nextNanos(), holderLeft + jitter);
     }

@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * Shares a backend's release signals among a client's waiters: one backend subscription per key,
- * however many waiters, and each signal wakes only the longest-waiting of them. A release frees
- * the lock for one new holder, so waking every waiter would only make all but one of them ask the
- * backend in vain; the others keep sleeping until the next release (or their holder's lease end).
+ * however many waiters, and each signal wakes one of them, in turn. A release frees the lock for
+ * one new holder, so waking every waiter would only make all but one of them ask the backend in
+ * vain; the others keep sleeping until a later release (or their safety-net timer).
  */
 final class SignalHub {
 
@@ -65,7 +65,12 @@ final class SignalHub {
         Runnable head;
         synchronized (this) {
             Waiters w = byKey.get(key);
-            head = w == null ? null : w.queue.peekFirst();
+            head = w == null ? null : w.queue.pollFirst();
+            if (head != null) {
+                // to the back: if it loses the race (to a thread that barged in, or another client),
+                // the next release wakes the next waiter, so no waiter sleeps through every turn
+                w.queue.addLast(head);
+            }
         }
         if (head != null) {
             head.run();
