@@ -37,7 +37,7 @@ final class RedisSubject implements TckSubject {
         RedisBackend[] opened = new RedisBackend[1];
         LockClient client = LockClient.of(events -> {
             opened[0] = (RedisBackend) new RedisLockProvider().open(
-                    new BackendConfig("redis", server.uri(), Map.of("timeout", "1s"), options, events));
+                    new BackendConfig("redis", server.uri(), Map.of("timeout", "2s"), options, events));
             return opened[0];
         }, options);
         backends.put(client, opened[0]);
