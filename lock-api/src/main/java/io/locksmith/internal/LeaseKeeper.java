@@ -83,10 +83,6 @@ final class LeaseKeeper {
         sweep.cancel();
     }
 
-    int heldCount() {
-        return held.size();
-    }
-
     String backend() {
         return backend.description();
     }
