@@ -6,7 +6,7 @@ import java.time.Duration;
 /** A Redis master, its replica and a Sentinel, each a child process. */
 final class LocalSentinelGroup implements RedisSentinelGroup {
 
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
 
     private final LocalServer master;
     private final LocalServer replica;
@@ -18,7 +18,11 @@ final class LocalSentinelGroup implements RedisSentinelGroup {
         this.sentinel = sentinel;
     }
 
-    /** Starts the three and waits until the replica has synced, so a failover has a candidate. */
+    /**
+     * Starts the three and waits until the replica has synced and the Sentinel lists it as a healthy
+     * replica, so a failover has a candidate. The Sentinel learns of replicas from the master's
+     * INFO, which it reads every 10 s: a master killed before then leaves nothing to promote.
+     */
     LocalSentinelGroup start() {
         long since = System.nanoTime();
         master.launch();
@@ -30,14 +34,15 @@ final class LocalSentinelGroup implements RedisSentinelGroup {
         long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
         while (true) {
             try {
-                if (RedisRecipe.linkedToMaster(replica.port())) {
+                if (RedisRecipe.linkedToMaster(replica.port())
+                        && RedisRecipe.sentinelKnowsReplica(sentinel.port(), replica.port())) {
                     return this;
                 }
             } catch (IOException e) {
                 // not yet
             }
             if (System.nanoTime() > deadline) {
-                throw new TestServerException("the redis replica did not sync with its master within "
+                throw new TestServerException("the redis replica did not sync with its master, or the Sentinel did not list it, within "
                         + SYNC_TIMEOUT.toSeconds() + " s");
             }
             try {

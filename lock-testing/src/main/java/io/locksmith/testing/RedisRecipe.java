@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * redis-server as a master, as a replica of a master, or as a Sentinel monitoring a master.
@@ -99,6 +101,31 @@ final class RedisRecipe implements Recipe {
     static boolean linkedToMaster(int port) throws IOException {
         return String.valueOf(Probes.redis(LocalServer.HOST, port, "INFO", "replication"))
                 .contains("master_link_status:up");
+    }
+
+    /**
+     * Whether the Sentinel lists the replica on {@code replicaPort} as a replica it could promote:
+     * flagged only {@code slave} (not down or disconnected) with its link to the master up.
+     */
+    static boolean sentinelKnowsReplica(int sentinelPort, int replicaPort) throws IOException {
+        if (!(Probes.redis(LocalServer.HOST, sentinelPort, "SENTINEL", "REPLICAS", MASTER_NAME)
+                instanceof List<?> replicas)) {
+            return false;
+        }
+        for (Object entry : replicas) {
+            if (entry instanceof List<?> fields) {
+                Map<String, String> replica = new HashMap<>();
+                for (int i = 0; i + 1 < fields.size(); i += 2) {
+                    replica.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
+                }
+                if (Integer.toString(replicaPort).equals(replica.get("port"))
+                        && "slave".equals(replica.get("flags"))
+                        && "ok".equals(replica.get("master-link-status"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override
