@@ -2,7 +2,7 @@
 # Runs the benchmarks: every backend against its floor, in one run, with the servers started by
 # lock-testing. Writes lock-bench/target/bench/benchmarks.md and benchmarks.json.
 #
-#   scripts/bench.sh                          # every backend, 5 s per scenario after 2 s of warm-up
+#   scripts/bench.sh                          # every backend, 5 s per scenario after 5 s of warm-up (the JIT has compiled the client paths by then)
 #   scripts/bench.sh --backends redis --seconds 10
 set -euo pipefail
 cd "$(dirname "$0")/.."

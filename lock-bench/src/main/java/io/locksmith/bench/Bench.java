@@ -37,13 +37,13 @@ public final class Bench {
     private Bench() {}
 
     /**
-     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--out DIR]}
+     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]}
      * @throws Exception if a scenario fails
      */
     public static void main(String[] args) throws Exception {
         List<String> backends = new ArrayList<>(BACKENDS.keySet());
         int seconds = 5;
-        int warmup = 2;
+        int warmup = 5;
         int held = 10_000;
         int holdSeconds = 60;
         Path out = Path.of("target/bench");

@@ -46,32 +46,55 @@ final class HeldNodes {
 
     /** Records a node that has become the lowest in its queue, watches it, and makes the grant. */
     Grant adopt(NodeOps.LockNode node, AcquireRequest request) {
-        Grant grant = adoptWatched(node, request);
+        Grant grant = record(node, request);
         ops.watchInBackground(node.path(), ownWatch(node.path()), () -> deleted(node.path()));
         return grant;
     }
 
     /**
-     * Records a node whose holder already left a watch on the queue's list of children (the
-     * uncontended path: no request just for the watch). When that watch fires — our node deleted,
-     * or a waiter arriving — a watch on our own node takes over; it also answers whether the node
-     * is still there.
+     * The watch a holder leaves on its queue's list of children before it knows its own node's
+     * name or whether it holds (the uncontended path: no request just for the watch). When it fires
+     * — our node deleted, or a waiter arriving — a watch on our own node takes over; it also
+     * answers whether the node is still there.
      */
-    Grant adoptWatched(NodeOps.LockNode node, AcquireRequest request) {
+    final class QueueWatch implements Watcher {
+        private volatile String path;
+        private volatile boolean fired;
+
+        @Override
+        public void process(WatchedEvent event) {
+            if (event.getType() == Event.EventType.None) {
+                return;
+            }
+            fired = true;
+            String p = path;
+            if (p != null && byPath.containsKey(p)) {
+                ops.watchInBackground(p, ownWatch(p), () -> deleted(p));
+            }
+        }
+    }
+
+    /** @return a watch to leave on a queue's children, for {@link #adoptWatched} */
+    QueueWatch queueWatch() {
+        return new QueueWatch();
+    }
+
+    /** Records a node that holds, the watch on its queue having been left while acquiring. */
+    Grant adoptWatched(NodeOps.LockNode node, AcquireRequest request, QueueWatch watch) {
+        Grant grant = record(node, request);
+        watch.path = node.path();
+        if (watch.fired) { // it fired before it knew whose it was
+            ops.watchInBackground(node.path(), ownWatch(node.path()), () -> deleted(node.path()));
+        }
+        return grant;
+    }
+
+    private Grant record(NodeOps.LockNode node, AcquireRequest request) {
         // counted from now, after the server's answer: never earlier than the core's deadline
         Entry entry = new Entry(request.key(), request.owner(), System.nanoTime() + request.lease().toNanos());
         byPath.put(node.path(), entry);
         scheduleExpiry(node.path(), entry, request.lease().toNanos());
         return new Grant(node.czxid(), node);
-    }
-
-    /** @return the watch a holder leaves on its queue's children before it knows it holds */
-    Watcher queueWatch(String path) {
-        return event -> {
-            if (event.getType() != Watcher.Event.EventType.None && byPath.containsKey(path)) {
-                ops.watchInBackground(path, ownWatch(path), () -> deleted(path));
-            }
-        };
     }
 
     private Watcher ownWatch(String path) {

@@ -4,6 +4,10 @@ import io.locksmith.spi.AcquireRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -99,6 +103,58 @@ final class NodeOps {
         } catch (Exception e) {
             throw Failures.of("listing the queue of lock '" + lockName + "'", description, e);
         }
+    }
+
+    /**
+     * Sends the create of {@link #create} without waiting for the answer, so that the next request
+     * rides the same round trip: ZooKeeper answers a session's requests in the order they were
+     * sent, so a listing sent right after the create sees the created node. Curator sends it at once when connected (later, within the
+     * connection timeout, when not), and on a lost answer deletes the protected node it may have
+     * made.
+     *
+     * @return the node, once the server has made it
+     */
+    CompletableFuture<LockNode> createInBackground(String lockPath, AcquireRequest request) {
+        CompletableFuture<LockNode> created = new CompletableFuture<>();
+        try {
+            client.create().creatingParentContainersIfNeeded().withProtection()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .inBackground((c, event) -> {
+                        if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                            created.complete(new LockNode(lockPath, event.getName(), event.getStat().getCzxid()));
+                        } else {
+                            created.completeExceptionally(KeeperException.create(
+                                    KeeperException.Code.get(event.getResultCode()), event.getPath()));
+                        }
+                    })
+                    .forPath(LockPaths.nodePrefix(lockPath), request.owner().getBytes(StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            created.completeExceptionally(e);
+        }
+        return created;
+    }
+
+    /**
+     * Waits for the answer to a request sent in the background. Curator answers every request, with a
+     * connection loss at worst; the bound is only a backstop.
+     *
+     * @param what the operation, for the error message
+     */
+    <T> T await(CompletableFuture<T> answer, String what) {
+        try {
+            return answer.get(answerBoundMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw Failures.of(what, description, e.getCause());
+        } catch (InterruptedException e) {
+            throw Failures.of(what, description, e);
+        } catch (TimeoutException e) {
+            throw Failures.of(what, description, new KeeperException.OperationTimeoutException());
+        }
+    }
+
+    private long answerBoundMillis() {
+        var zk = client.getZookeeperClient();
+        return 2L * (zk.getConnectionTimeoutMs() + zk.getLastNegotiatedSessionTimeoutMs());
     }
 
     /** Watches a node for deletion; @return whether it existed when the watch was set */

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -112,19 +113,46 @@ final class ZooKeeperBackend implements LockBackend {
         return session;
     }
 
+    /**
+     * Creates our node and lists the queue in one round trip: the listing is sent right behind the
+     * create, and ZooKeeper answers a session's requests in order, so it includes our node (unless
+     * the create first had to make the lock node, which takes one more listing).
+     */
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
-        NodeOps.LockNode node = ops.create(LockPaths.lock(request.key()), request);
+        String lockPath = LockPaths.lock(request.key());
+        String queueing = "queueing for lock '" + request.name() + "'";
+        HeldNodes.QueueWatch watch = held.queueWatch();
+        CompletableFuture<NodeOps.LockNode> created = ops.createInBackground(lockPath, request);
+        List<String> queue;
+        try {
+            queue = ops.childrenWatched(lockPath, watch, request.name()); // answered after the create
+        } catch (RuntimeException e) {
+            created.thenAccept(late -> ops.deleteInBackground(late.path()));
+            throw e;
+        }
+        NodeOps.LockNode node;
+        try {
+            node = ops.await(created, queueing);
+        } catch (LockBackendException e) {
+            if (!(e.getCause() instanceof KeeperException.NoNodeException)) {
+                created.thenAccept(late -> ops.deleteInBackground(late.path())); // interrupted before the answer came
+                throw e;
+            }
+            node = ops.create(lockPath, request); // the server reaped the lock node Curator had just made: again
+        }
         boolean lowest;
         try {
-            List<String> queue = ops.childrenWatched(node.lockPath(), held.queueWatch(node.path()), request.name());
+            if (!queue.contains(node.name())) {
+                queue = ops.childrenWatched(lockPath, watch, request.name());
+            }
             lowest = LockPaths.predecessor(node.name(), queue).isEmpty();
         } catch (RuntimeException e) {
             ops.deleteInBackground(node.path());
             throw e;
         }
         if (lowest) {
-            return held.adoptWatched(node, request);
+            return held.adoptWatched(node, request, watch);
         }
         ops.delete(node.path(), request.name()); // at once: a node left in the queue would be granted to no one
         return Held.UNKNOWN; // the holder's lease is its session, which no one else can read

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
+import io.locksmith.LockException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
@@ -95,6 +96,25 @@ class ZooKeeperBackendTest {
             // renewal runs every 10 s: within 5 s only the watch can have told it
             await().atMost(Duration.ofSeconds(5)).until(() -> !h.isHeld());
             assertThat(h.whenLost().toCompletableFuture().getNow(null)).isEqualTo(LossReason.OWNERSHIP_LOST);
+        }
+    }
+
+    @Test
+    void anAcquireInterruptedBeforeTheServerAnswersLeavesNoNodeBehind() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=20s"))) {
+            String lockPath = LockPaths.lock("interrupted");
+            Thread.currentThread().interrupt(); // the create is sent, then the wait for its answer is interrupted
+            try {
+                assertThatThrownBy(() -> locks.lock("interrupted").acquire(Duration.ZERO))
+                        .isInstanceOf(LockException.class).hasMessageContaining("interrupted");
+                assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+            } finally {
+                Thread.interrupted();
+            }
+            // the node the server made after all is deleted once its answer arrives
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.checkExists().forPath(lockPath) == null
+                    || admin.getChildren().forPath(lockPath).isEmpty());
+            locks.lock("interrupted").acquire(Duration.ZERO).close();
         }
     }
 
