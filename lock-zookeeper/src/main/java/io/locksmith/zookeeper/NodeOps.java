@@ -68,7 +68,7 @@ final class NodeOps {
             try {
                 String path = client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withProtection()
                         .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(LockPaths.nodePrefix(lockPath), owner);
-                return new LockNode(lockPath, path, stat.getCzxid());
+                return withToken(new LockNode(lockPath, path, stat.getCzxid()), request.name());
             } catch (KeeperException.NoNodeException e) {
                 if (attempt >= 2) {
                     throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
@@ -108,11 +108,11 @@ final class NodeOps {
     /**
      * Sends the create of {@link #create} without waiting for the answer, so that the next request
      * rides the same round trip: ZooKeeper answers a session's requests in the order they were
-     * sent, so a listing sent right after the create sees the created node. Curator sends it at once when connected (later, within the
-     * connection timeout, when not), and on a lost answer deletes the protected node it may have
-     * made.
+     * sent, so a listing sent right after the create sees the created node. Curator sends it at
+     * once when connected (later, within the connection timeout, when not), and on a lost answer
+     * deletes the protected node it may have made.
      *
-     * @return the node, once the server has made it
+     * @return the node, once the server has made it; pass it through {@link #withToken}
      */
     CompletableFuture<LockNode> createInBackground(String lockPath, AcquireRequest request) {
         CompletableFuture<LockNode> created = new CompletableFuture<>();
@@ -121,7 +121,8 @@ final class NodeOps {
                     .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                     .inBackground((c, event) -> {
                         if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-                            created.complete(new LockNode(lockPath, event.getName(), event.getStat().getCzxid()));
+                            long czxid = event.getStat() == null ? 0 : event.getStat().getCzxid();
+                            created.complete(new LockNode(lockPath, event.getName(), czxid));
                         } else {
                             created.completeExceptionally(KeeperException.create(
                                     KeeperException.Code.get(event.getResultCode()), event.getPath()));
@@ -135,8 +136,27 @@ final class NodeOps {
     }
 
     /**
-     * Waits for the answer to a request sent in the background. Curator answers every request, with a
-     * connection loss at worst; the bound is only a backstop.
+     * A node with its fencing token. Curator gives no stat for a create it retried and found again
+     * by its protection (a client handed in with a retry policy): the token is read then, once.
+     */
+    LockNode withToken(LockNode node, String lockName) {
+        if (node.czxid() != 0) {
+            return node;
+        }
+        try {
+            Stat stat = client.checkExists().forPath(node.path());
+            if (stat == null) {
+                throw new KeeperException.NoNodeException(node.path());
+            }
+            return new LockNode(node.lockPath(), node.path(), stat.getCzxid());
+        } catch (Exception e) {
+            throw Failures.of("queueing for lock '" + lockName + "'", description, e);
+        }
+    }
+
+    /**
+     * Waits for the answer to a request sent in the background. Curator answers every request,
+     * with a connection loss at worst; the bound is only a backstop.
      *
      * @param what the operation, for the error message
      */

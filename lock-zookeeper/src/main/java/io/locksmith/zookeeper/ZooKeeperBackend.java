@@ -143,6 +143,7 @@ final class ZooKeeperBackend implements LockBackend {
         }
         boolean lowest;
         try {
+            node = ops.withToken(node, request.name());
             if (!queue.contains(node.name())) {
                 queue = ops.childrenWatched(lockPath, watch, request.name());
             }

@@ -244,6 +244,20 @@ class ZooKeeperBackendTest {
         }
     }
 
+    @Test
+    void aCreateAnsweredWithoutItsStatGetsItsTokenReadFromTheNode() throws Exception {
+        // what Curator answers for a create it retried and found again by its protection
+        NodeOps ops = new NodeOps(admin, "zookeeper://" + hostPort);
+        String path = admin.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/token-read/node");
+        long czxid = admin.checkExists().forPath(path).getCzxid();
+        assertThat(ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read").czxid()).isEqualTo(czxid);
+        admin.delete().forPath(path);
+        assertThatThrownBy(() -> ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read"))
+                .isInstanceOf(LockBackendException.class).hasMessageContaining("'token-read'");
+        admin.delete().forPath("/token-read");
+    }
+
     private static String uri(String rest) {
         return "zookeeper://" + hostPort + rest;
     }
