@@ -11,18 +11,38 @@ final class TestProviders {
 
     private TestProviders() {}
 
-    /** Opens {@code test:} URIs and remembers the configuration it was given. */
-    public static final class Scripted implements LockProvider {
-        static final AtomicReference<BackendConfig> LAST = new AtomicReference<>();
+    /** A provider of one name and one scheme whose backends are {@link TestBackend}s. */
+    abstract static class Fixed implements LockProvider {
+        private final String name;
+        private final String scheme;
+
+        Fixed(String name, String scheme) {
+            this.name = name;
+            this.scheme = scheme;
+        }
 
         @Override
         public String name() {
-            return "scripted";
+            return name;
         }
 
         @Override
         public Set<String> schemes() {
-            return Set.of("test");
+            return Set.of(scheme);
+        }
+
+        @Override
+        public LockBackend open(BackendConfig config) {
+            return new TestBackend();
+        }
+    }
+
+    /** Opens {@code test:} URIs and remembers the configuration it was given. */
+    public static final class Scripted extends Fixed {
+        static final AtomicReference<BackendConfig> LAST = new AtomicReference<>();
+
+        public Scripted() {
+            super("scripted", "test");
         }
 
         @Override
@@ -33,65 +53,29 @@ final class TestProviders {
         @Override
         public LockBackend open(BackendConfig config) {
             LAST.set(config);
-            return new TestBackend();
+            return super.open(config);
         }
     }
 
     /** Fails to load, as a provider with a missing dependency would. */
-    public static final class Broken implements LockProvider {
+    public static final class Broken extends Fixed {
         public Broken() {
+            super("broken", "broken");
             throw new IllegalStateException("the broken provider's client library is missing");
-        }
-
-        @Override
-        public String name() {
-            return "broken";
-        }
-
-        @Override
-        public Set<String> schemes() {
-            return Set.of("broken");
-        }
-
-        @Override
-        public LockBackend open(BackendConfig config) {
-            throw new UnsupportedOperationException();
         }
     }
 
     /** One of two providers that claim the same scheme. */
-    public static final class DuplicateOne implements LockProvider {
-        @Override
-        public String name() {
-            return "dup-one";
-        }
-
-        @Override
-        public Set<String> schemes() {
-            return Set.of("dup");
-        }
-
-        @Override
-        public LockBackend open(BackendConfig config) {
-            return new TestBackend();
+    public static final class DuplicateOne extends Fixed {
+        public DuplicateOne() {
+            super("dup-one", "dup");
         }
     }
 
     /** The other of two providers that claim the same scheme. */
-    public static final class DuplicateTwo implements LockProvider {
-        @Override
-        public String name() {
-            return "dup-two";
-        }
-
-        @Override
-        public Set<String> schemes() {
-            return Set.of("dup");
-        }
-
-        @Override
-        public LockBackend open(BackendConfig config) {
-            return new TestBackend();
+    public static final class DuplicateTwo extends Fixed {
+        public DuplicateTwo() {
+            super("dup-two", "dup");
         }
     }
 }
