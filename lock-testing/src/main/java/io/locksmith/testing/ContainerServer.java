@@ -13,7 +13,7 @@ import org.testcontainers.utility.DockerImageName;
  * a container, through Testcontainers. Its port is mapped by Docker, so restart on the same
  * port cannot be promised and the fault controls are not offered.
  */
-final class ContainerServer implements TestServer {
+final class ContainerServer extends UncontrolledServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ContainerServer.class);
 
@@ -74,10 +74,11 @@ final class ContainerServer implements TestServer {
         return new ContainerServer(backend, container, version);
     }
 
-    private UnsupportedOperationException uncontrollable(String control) {
-        return new UnsupportedOperationException(control + " is unavailable: this " + backend.displayName()
+    @Override
+    String whyUncontrolled() {
+        return "this " + backend.displayName()
                 + " runs in a container because its binary is missing; install " + backend.installHint()
-                + " (scripts/install-test-servers.sh) for a server the tests can control");
+                + " (scripts/install-test-servers.sh) for a server the tests can control";
     }
 
     @Override
@@ -111,31 +112,6 @@ final class ContainerServer implements TestServer {
     @Override
     public String version() {
         return version;
-    }
-
-    @Override
-    public boolean controllable() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw uncontrollable("kill");
-    }
-
-    @Override
-    public void pause() {
-        throw uncontrollable("pause");
-    }
-
-    @Override
-    public void resume() {
-        throw uncontrollable("resume");
-    }
-
-    @Override
-    public void restart() {
-        throw uncontrollable("restart");
     }
 
     @Override

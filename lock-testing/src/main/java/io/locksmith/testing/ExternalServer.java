@@ -4,7 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A server named by a {@code LOCKSMITH_TEST_*_URI} variable: tests use it, nobody controls it. */
-final class ExternalServer implements TestServer {
+final class ExternalServer extends UncontrolledServer {
 
     // the first host:port after "//" (URIs, JDBC URLs) or after "BlobEndpoint=http(s)://"
     private static final Pattern HOST_PORT = Pattern.compile("//(?:[^@/;]*@)?(\\[[^]]+]|[^:/,;?#]+)(?::(\\d+))?");
@@ -59,10 +59,11 @@ final class ExternalServer implements TestServer {
         };
     }
 
-    private UnsupportedOperationException uncontrollable(String control) {
-        return new UnsupportedOperationException(control + " is unavailable: this " + backend.displayName()
+    @Override
+    String whyUncontrolled() {
+        return "this " + backend.displayName()
                 + " is the external server named by " + backend.environmentVariable()
-                + "; unset it to let the tests start their own");
+                + "; unset it to let the tests start their own";
     }
 
     @Override
@@ -88,31 +89,6 @@ final class ExternalServer implements TestServer {
     @Override
     public String version() {
         return "unknown";
-    }
-
-    @Override
-    public boolean controllable() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw uncontrollable("kill");
-    }
-
-    @Override
-    public void pause() {
-        throw uncontrollable("pause");
-    }
-
-    @Override
-    public void resume() {
-        throw uncontrollable("resume");
-    }
-
-    @Override
-    public void restart() {
-        throw uncontrollable("restart");
     }
 
     @Override
