@@ -31,7 +31,9 @@ public interface LockBackend extends AutoCloseable {
     /**
      * Tries once to take the key, atomically: if it is free (never taken, released or expired by
      * the backend's clock) it becomes the request's owner's for the request's lease, with a new
-     * fencing token.
+     * fencing token. If the request's own owner already holds it (an earlier attempt of the same
+     * wait took effect but its answer was lost), that is a grant too, with the token it was
+     * granted under and the lease restarted: a waiter is never refused by its own grant.
      *
      * @param request the acquisition
      * @return a {@link Grant}, or {@link Held} (with the holder's remaining lease if this call
@@ -50,6 +52,34 @@ public interface LockBackend extends AutoCloseable {
      *     every lease as {@link RenewOutcome#FAILED}
      */
     List<RenewOutcome> renew(List<HeldLease> leases);
+
+    /**
+     * Whether {@link #renew} extends a lease for the {@link HeldLease#lease()} it is given even
+     * when that differs from the length the lease was granted or last renewed for (what
+     * {@link io.locksmith.LockHandle#extend} asks). A backend whose server renews a lease only for
+     * its original length says {@code false}, and the core refuses to extend to another length
+     * rather than count a lease the server did not grant.
+     *
+     * @return {@code true} by default
+     */
+    default boolean renewsForAnyLease() {
+        return true;
+    }
+
+    /**
+     * Gives up an attempt whose outcome is unknown: a {@link #tryAcquire} that timed out, failed
+     * or was interrupted may still have taken the key on the server. Removes the key if the
+     * request's owner holds it, in one owner-checked step; never touches another owner's key.
+     * The core calls it when the caller stops waiting, so that such an attempt does not hold the
+     * lock for a whole lease with no handle to release it. Best effort: may throw
+     * {@link io.locksmith.LockBackendException}, which the core logs.
+     *
+     * <p>The default does nothing; a backend whose attempts can take effect without an answer
+     * must implement it, and the kit checks that a failed attempt leaves the lock takeable.
+     *
+     * @param request the attempt given up
+     */
+    default void abandon(AcquireRequest request) {}
 
     /**
      * Releases the lease if its owner still holds it; never touches another owner's key.

@@ -20,7 +20,11 @@ public interface QueuedAcquirer {
     interface Ticket {
         /**
          * @return completed with the grant when the ticket reaches the head of the queue, or
-         *     exceptionally with a {@link io.locksmith.LockBackendException}
+         *     exceptionally with a {@link io.locksmith.LockBackendException} when the ticket can
+         *     no longer be granted (its entry or lease is gone, the backend is unreachable); the
+         *     core then cancels it and, while the caller's wait lasts, enqueues again after a
+         *     back-off. A grant says when its lease was last confirmed ({@link Grant#confirmedAt(long)})
+         *     or the core renews it once before handing it out.
          */
         CompletableFuture<Grant> granted();
 
