@@ -49,6 +49,39 @@ public interface Faults {
     }
 
     /**
+     * Restarts the server (every member of it) while the kit's clients stay open: stops it, then
+     * starts it again on the same address, keeping its data where the server keeps data on disk.
+     * Returns once the server answers again.
+     */
+    default void restartServer() {
+        throw new UnsupportedOperationException("the provider supplies no hook to restart the server");
+    }
+
+    /**
+     * Delays every reply the server sends to one client by {@code delay}, requests still reaching
+     * the server at once (a slow network path back, a client paused while its replies wait):
+     * {@link Duration#ZERO} ends the delay. The delay must stay below the client's operation
+     * timeout for its calls to succeed.
+     *
+     * @param client a client the kit opened
+     * @param delay how long each reply waits before the client sees it
+     */
+    default void delayReplies(LockClient client, Duration delay) {
+        throw new UnsupportedOperationException("the provider supplies no hook to delay a client's replies");
+    }
+
+    /**
+     * Removes every waiter's queue entry for a key on the server, leaving the holder's, as an
+     * operator deleting them would. Only for providers that queue waiters natively
+     * ({@link Capabilities#fifo()}).
+     *
+     * @param key the lock's backend key
+     */
+    default void removeQueueEntries(String key) {
+        throw new UnsupportedOperationException("the provider supplies no hook to remove queue entries");
+    }
+
+    /**
      * Moves a client's wall clock, as if its machine's clock were wrong. Providers that keep leases
      * by the server's clock, as they must, read no client wall clock: for them this does nothing.
      *
