@@ -38,6 +38,7 @@ final class PollingAcquisition implements Runnable {
     private ScheduledFuture<?> expiry;
     private LockBackendException lastFailure;
     private volatile boolean uncertain; // an attempt failed without an answer: it may have taken the lock
+    private volatile boolean attemptOut; // an attempt is on its way: if the wait ends now, its outcome is unknown
     private boolean signalsRefused; // the backend refused to subscribe: back off instead
     private long holderLeft = -1; // the holder's remaining lease from the last attempt, if the backend said
 
@@ -86,8 +87,13 @@ final class PollingAcquisition implements Runnable {
     private void attemptAndPlan() {
         try {
             holderLeft = -1;
-            DefaultLockHandle handle = lock.attempt(request, held -> held.remainingLease()
-                    .ifPresent(d -> holderLeft = d.toNanos()));
+            DefaultLockHandle handle;
+            attemptOut = true;
+            try {
+                handle = lock.attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft = d.toNanos()));
+            } finally {
+                attemptOut = false;
+            }
             if (handle != null) {
                 if (!result.complete(handle)) {
                     handle.close();
@@ -182,7 +188,7 @@ final class PollingAcquisition implements Runnable {
     }
 
     private void stop(boolean withoutHandle) {
-        if (withoutHandle && uncertain) {
+        if (withoutHandle && (uncertain || attemptOut)) {
             lock.client().keeper().abandon(request); // an unanswered attempt may hold the lock
         }
         ReleaseSignals.Subscription s;

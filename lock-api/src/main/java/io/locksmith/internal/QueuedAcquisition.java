@@ -46,7 +46,7 @@ final class QueuedAcquisition {
     }
 
     CompletableFuture<LockHandle> start() {
-        result.whenComplete((handle, failure) -> stop());
+        result.whenComplete((handle, failure) -> stop(handle == null));
         try {
             expiry = lock.client().timer().schedule(() -> lock.client().onWorker(this::expire),
                     deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -185,8 +185,11 @@ final class QueuedAcquisition {
         }
     }
 
-    private void stop() {
+    private void stop(boolean withoutHandle) {
         lock.client().keeper().settle(request.owner());
+        if (withoutHandle && ticket == null) {
+            lock.client().keeper().abandon(request); // an enqueue on its way may have taken the lock
+        }
         ScheduledFuture<?> e = expiry;
         if (e != null) {
             e.cancel(false);

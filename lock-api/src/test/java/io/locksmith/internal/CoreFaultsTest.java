@@ -288,4 +288,19 @@ class CoreFaultsTest {
         holder2.close();
         assertThat(second.get(10, TimeUnit.SECONDS).isHeld()).as("the key's signals work again after a failure").isTrue();
     }
+
+    @Test
+    void aWaitThatEndsWithItsAttemptStillOutAbandonsIt() throws Exception {
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2);
+        backend.stallAcquire = new CountDownLatch(1);
+        backend.stalled = new CountDownLatch(1);
+        holder.close();
+        assertThat(backend.stalled.await(10, TimeUnit.SECONDS)).as("an attempt is out").isTrue();
+        waiter.cancel(false);
+        await("the attempt still out when the wait ended is abandoned").atMost(Duration.ofSeconds(5))
+                .until(() -> backend.abandoned.size() == 1);
+        backend.stallAcquire.countDown();
+    }
 }
