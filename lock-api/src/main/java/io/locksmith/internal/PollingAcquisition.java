@@ -33,7 +33,7 @@ final class PollingAcquisition implements Runnable {
     private final CompletableFuture<LockHandle> result = new CompletableFuture<>();
     private final AtomicBoolean queued = new AtomicBoolean();
     private final Object attempting = new Object(); // one attempt at a time; never held by stop()
-    private ReleaseSignals.Subscription subscription;
+    private SignalHub.Membership subscription;
     private ScheduledFuture<?> retry;
     private ScheduledFuture<?> expiry;
     private LockBackendException lastFailure;
@@ -123,7 +123,7 @@ final class PollingAcquisition implements Runnable {
             if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
-                ReleaseSignals.Subscription s = signals.subscribe(request.key(), this::wake);
+                SignalHub.Membership s = signals.subscribe(request.key(), this::wake);
                 if (s == null) {
                     signalsRefused = true; // the hub logged why; back-off and the holder's lease still work
                 } else {
@@ -158,7 +158,7 @@ final class PollingAcquisition implements Runnable {
         if (holderLeft < 0) {
             return backoff.nextNanos();
         }
-        if (subscription != null) {
+        if (subscription != null && subscription.live()) {
             // the signal wakes it sooner; the cap bounds what a lost signal can cost
             long cap = Math.max(SIGNALLED_SLEEP_CAP_NANOS,
                     SIGNALLED_SLEEP_CAP_BACKOFFS * lock.client().options().backoffMax().toNanos());

@@ -31,7 +31,7 @@ final class SignalHub {
      *     user without channel rights): the waiter backs off instead, and the key's next waiter
      *     asks the backend again
      */
-    ReleaseSignals.Subscription subscribe(String key, Runnable wake) {
+    Membership subscribe(String key, Runnable wake) {
         Waiters w;
         boolean first;
         synchronized (this) {
@@ -59,15 +59,43 @@ final class SignalHub {
                 s.close();
             }
         }
-        return () -> unsubscribe(key, w, wake);
+        return new Membership(() -> unsubscribe(key, w, wake), w);
+    }
+
+    /**
+     * A waiter's place among a key's waiters. It stops being {@linkplain #live() live} when the
+     * key's subscription was refused after the waiter joined (it joined while the first waiter's
+     * subscribe was still in flight): the waiter then backs off rather than wait for a signal.
+     */
+    static final class Membership implements ReleaseSignals.Subscription {
+        private final Runnable leave;
+        private final Waiters waiters;
+
+        private Membership(Runnable leave, Waiters waiters) {
+            this.leave = leave;
+            this.waiters = waiters;
+        }
+
+        boolean live() {
+            return !waiters.refused;
+        }
+
+        @Override
+        public void close() {
+            leave.run();
+        }
     }
 
     // Forgets every waiter of a failed first subscription, so that the key is not left with waiters
     // and no subscription (which would make every later waiter skip subscribing and sleep).
     private void refused(String key, Waiters w, Runnable wake, RuntimeException e) {
         boolean first;
+        java.util.List<Runnable> joined;
         synchronized (this) {
+            w.refused = true;
             w.queue.remove(wake);
+            joined = java.util.List.copyOf(w.queue);
+            w.queue.clear();
             if (byKey.get(key) == w) {
                 byKey.remove(key);
             }
@@ -79,6 +107,9 @@ final class SignalHub {
         } else {
             log.debug("release signals for a key are unavailable: {}", e.toString());
         }
+        // waiters that joined during the refused subscribe may be asleep awaiting a signal: wake
+        // them, so that they try now and back off from then on
+        joined.forEach(Runnable::run);
     }
 
     private void unsubscribe(String key, Waiters w, Runnable wake) {
@@ -114,5 +145,6 @@ final class SignalHub {
     private static final class Waiters {
         final Deque<Runnable> queue = new ArrayDeque<>();
         ReleaseSignals.Subscription subscription;
+        volatile boolean refused;
     }
 }

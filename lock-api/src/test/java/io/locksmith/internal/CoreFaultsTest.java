@@ -303,4 +303,26 @@ class CoreFaultsTest {
                 .until(() -> backend.abandoned.size() == 1);
         backend.stallAcquire.countDown();
     }
+
+    @Test
+    void aWaiterThatJoinedWhileTheSubscriptionWasRefusedBacksOff() throws Exception {
+        backend.signals = true;
+        backend.subscribeFails = true;
+        backend.subscribeStall = new CountDownLatch(1);
+        backend.holderLeft = Duration.ofSeconds(60); // a signalled waiter would sleep toward its 10 s cap
+        reopen(LockOptions.builder().backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        assertThat(backend.subscribing.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<LockHandle> joiner = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 3);
+        backend.subscribeStall.countDown(); // the first waiter's subscribe is refused now
+        holder.close();
+        LockHandle winner = CompletableFuture.anyOf(first, joiner).thenApply(LockHandle.class::cast).get(10, TimeUnit.SECONDS);
+        winner.close();
+        long start = System.nanoTime();
+        (first.isDone() ? joiner : first).get(10, TimeUnit.SECONDS).close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("both waiters back off; neither waits for a signal")
+                .isLessThan(Duration.ofSeconds(5));
+    }
 }

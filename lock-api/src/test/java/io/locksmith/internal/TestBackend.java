@@ -53,6 +53,9 @@ final class TestBackend implements LockBackend {
     volatile java.util.function.Consumer<AcquireRequest> afterTake;
     /** Fails subscribe as a server refusing the channel would. */
     volatile boolean subscribeFails;
+    /** Holds subscribe until counted down, then it fails or succeeds as {@link #subscribeFails} says. */
+    volatile CountDownLatch subscribeStall;
+    final CountDownLatch subscribing = new CountDownLatch(1);
 
     @Override
     public String description() {
@@ -142,6 +145,15 @@ final class TestBackend implements LockBackend {
             return Optional.empty();
         }
         return Optional.of((key, onRelease) -> {
+            CountDownLatch stall = subscribeStall;
+            if (stall != null) {
+                subscribing.countDown();
+                try {
+                    stall.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (subscribeFails) {
                 throw new LockBackendException("test://backend refused the subscription (NOPERM)");
             }
