@@ -51,14 +51,14 @@ final class EtcdBackend implements LockBackend {
         this.keys = keys;
         this.calls = calls;
         this.registry = new EtcdRegistry(kv, events);
-        this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry::leaseDied);
+        this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry.timer(), registry::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, registry, calls);
     }
 
     /** Checks that the cluster answers (and takes the credentials), then starts watching for deletions. */
     EtcdBackend start() {
         long revision = calls.await(kv.get(keys.namespacePrefix(), GetOption.builder().withCountOnly(true)
-                .isPrefix(true).build()), "connecting for", "*").getHeader().getRevision();
+                .isPrefix(true).build()), "connecting").getHeader().getRevision();
         registry.watchDeletions(client.getWatchClient(), keys.namespacePrefix(), revision + 1);
         return this;
     }

@@ -140,7 +140,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
 
     void leaseDied(EtcdLease lease) {
         if (entry.lease == lease) {
-            fail("its etcd lease ended (the cluster could not be reached for longer than the lease)");
+            fail("the cluster no longer knows its etcd lease " + lease + " (it expired or was revoked)");
         }
     }
 

@@ -1,0 +1,83 @@
+package io.locksmith.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What no general rule states: the member restarting (with and without a compaction first) under
+ * holders and waiters. Each test restarts the JVM's shared etcd, which keeps its data directory.
+ */
+class EtcdRestartTest {
+
+    private static TestServer server;
+    private static Client admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.etcd();
+        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @Test
+    void aRestartShorterThanTheLeaseLosesNeitherTheHolderNorTheWaiter() throws Exception {
+        String uri = server.uri() + "?lease=20s&timeout=3s&namespace=restart-short";
+        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri)) {
+            LockHandle held = a.lock("restart").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiter = b.lock("restart").acquireAsync(Duration.ofSeconds(90));
+            awaitKeys("restart-short/:restart/", 2);
+
+            server.restart();
+
+            // the keep-alive stream failing while the member was down is not the 20 s lease ending
+            assertThat(held.whenLost().toCompletableFuture())
+                    .as("[etcd] a restart shorter than the lease: the holder is not reported lost").isNotDone();
+            assertThat(held.isHeld()).as("[etcd] a restart shorter than the lease: the holder still holds").isTrue();
+            assertThat(waiter).as("[etcd] a restart shorter than the lease: the waiter still waits").isNotDone();
+            assertThat(keys("restart-short/:restart/")).as("[etcd] a restart shorter than the lease: both keys stay")
+                    .hasSize(2);
+
+            long token = held.fencingToken();
+            held.close();
+            LockHandle next = waiter.get(30, TimeUnit.SECONDS);
+            assertThat(next.fencingToken()).as("[etcd] after a restart the waiter is granted a greater token")
+                    .isGreaterThan(token);
+            next.close();
+        }
+    }
+
+    private static void awaitKeys(String prefix, int count) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> keys(prefix).size() == count);
+    }
+
+    static List<KeyValue> keys(String prefix) throws Exception {
+        return admin.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true)
+                .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build())
+                .get(10, TimeUnit.SECONDS).getKvs();
+    }
+
+    static ByteSequence bytes(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+}
