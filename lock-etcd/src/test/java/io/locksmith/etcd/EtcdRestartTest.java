@@ -67,6 +67,45 @@ class EtcdRestartTest {
         }
     }
 
+    @Test
+    void aWaiterWhoseKeyWasDeletedAfterACompactionAndARestartIsNeverGranted() throws Exception {
+        String uri = server.uri() + "?lease=20s&timeout=3s&namespace=restart-compacted";
+        String prefix = "restart-compacted/:compacted/";
+        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri); LockClient c = LockClient.open(uri)) {
+            LockHandle held = a.lock("compacted").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> orphaned = b.lock("compacted").acquireAsync(Duration.ofSeconds(90));
+            awaitKeys(prefix, 2);
+            // writes elsewhere, then a compaction past every revision the clients' watches started from
+            long revision = 0;
+            for (int i = 0; i < 3; i++) {
+                revision = admin.getKVClient().put(bytes("elsewhere/" + i), bytes("x")).get(10, TimeUnit.SECONDS)
+                        .getHeader().getRevision();
+            }
+            admin.getKVClient().compact(revision).get(10, TimeUnit.SECONDS);
+            server.restart();
+
+            // an operator deletes the waiter's key; a third client queues behind the holder
+            ByteSequence waiterKey = keys(prefix).get(1).getKey();
+            admin.getKVClient().delete(waiterKey).get(10, TimeUnit.SECONDS);
+            CompletableFuture<LockHandle> third = c.lock("compacted").acquireAsync(Duration.ofSeconds(90));
+            awaitKeys(prefix, 2);
+            held.close();
+            LockHandle thirdHandle = third.get(30, TimeUnit.SECONDS);
+
+            // a negative needs a window: before the fix the orphaned waiter was granted within milliseconds
+            await("[etcd] mutual exclusion: a waiter whose key is gone must not be granted while another holds")
+                    .during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                    .until(() -> !grantedWhileHeld(orphaned, thirdHandle));
+            thirdHandle.close();
+            orphaned.cancel(true);
+        }
+    }
+
+    /** A grant handed out while another handle holds is two holders, even if its loss is detected later. */
+    private static boolean grantedWhileHeld(CompletableFuture<LockHandle> waiter, LockHandle holder) {
+        return holder.isHeld() && waiter.isDone() && !waiter.isCompletedExceptionally();
+    }
+
     private static void awaitKeys(String prefix, int count) {
         await().atMost(Duration.ofSeconds(20)).until(() -> keys(prefix).size() == count);
     }
