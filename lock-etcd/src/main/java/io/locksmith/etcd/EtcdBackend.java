@@ -77,9 +77,12 @@ final class EtcdBackend implements LockBackend {
     public AcquireResult tryAcquire(AcquireRequest request) {
         EtcdEntry entry = put(request);
         if (entry.revision > 0) {
-            entry.keepFrom(System.nanoTime(), entry.leaseMillis);
+            // putting a key on a lease does not refresh the lease: the grant's server deadline rests
+            // on the lease's last answered keep-alive, which may have been sent before this attempt
+            long confirmedAt = entry.lease.confirmedAt();
+            entry.keepFrom(confirmedAt, entry.leaseMillis);
             registry.held.put(entry.ownKey, entry);
-            return new Grant(entry.revision, entry);
+            return new Grant(entry.revision, entry).confirmedAt(confirmedAt);
         }
         // a try never waits: leave the queue at once
         try {

@@ -175,9 +175,12 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             closeWatcher();
         }
         registry.waiting.remove(entry.ownKey, this);
-        entry.keepFrom(System.nanoTime(), entry.leaseMillis);
+        // the lease was kept alive while the key queued: its server deadline rests on the last
+        // keep-alive it answered, sent before this grant arrived, never on the arrival
+        long confirmedAt = entry.lease.confirmedAt();
+        entry.keepFrom(confirmedAt, entry.leaseMillis);
         registry.held.put(entry.ownKey, entry);
-        if (!granted.complete(new Grant(entry.revision, entry))) {
+        if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(confirmedAt))) {
             registry.held.remove(entry.ownKey, entry); // cancelled meanwhile: the core releases it
         }
     }

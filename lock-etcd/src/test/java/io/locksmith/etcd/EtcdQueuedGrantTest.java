@@ -1,0 +1,109 @@
+package io.locksmith.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.options.WatchOption;
+import io.etcd.jetcd.watch.WatchEvent;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.testing.TcpProxy;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The SPI as the core sees it: what a queued grant tells about its lease. */
+class EtcdQueuedGrantTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final BackendEvents NO_EVENTS = new BackendEvents() {
+        @Override
+        public void lost(String key, String owner, LossReason reason) {}
+
+        @Override
+        public void allLost(LossReason reason) {}
+    };
+
+    private static TestServer server;
+    private static Client admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.etcd();
+        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @Test
+    void aQueuedGrantsDeadlineFromItsConfirmationEndsNoLaterThanTheServerExpiresItsLease() throws Exception {
+        try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
+                LockBackend holder = open(server.host() + ":" + server.port());
+                LockBackend waiter = open(proxy.address())) {
+            AcquireRequest first = request("holder");
+            Grant held = (Grant) holder.tryAcquire(first);
+            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("waiter"));
+            // the waiter queues across several keep-alives of its lease before the holder leaves
+            CompletableFuture<Long> expired = deletionOf(new EtcdKeys("queued-grant").own("confirmed", "waiter"));
+            TimeUnit.MILLISECONDS.sleep(LEASE.toMillis()); // time is the subject: a grant long after its put
+            holder.release(new HeldLease(first.key(), first.name(), first.owner(), held.token(), LEASE, held.attachment()));
+            Grant grant = ticket.granted().get(10, TimeUnit.SECONDS);
+            long arrived = System.nanoTime();
+            proxy.cut(); // the waiter's client stops: nothing keeps its lease alive from now on
+
+            assertThat(grant.confirmedAt()).as("[etcd] a queued grant says when its lease was last confirmed")
+                    .isPresent();
+            long confirmedAt = grant.confirmedAt().getAsLong();
+            assertThat(arrived - confirmedAt).as("[etcd] a queued grant's confirmation is a send before its arrival")
+                    .isNotNegative();
+            long serverExpiry = expired.get(20, TimeUnit.SECONDS);
+            assertThat(serverExpiry - (confirmedAt + LEASE.toNanos()))
+                    .as("[etcd] lease by the server's clock: the grant's local deadline, counted from its confirmation,"
+                            + " ends no later than the server expires the lease (ns of margin)")
+                    .isNotNegative();
+            proxy.restore();
+        }
+    }
+
+    private static LockBackend open(String address) {
+        LockOptions options = LockOptions.builder().lease(LEASE).build();
+        return new EtcdLockProvider().open(new BackendConfig("etcd", "etcd://" + address,
+                Map.of("timeout", "2s", "namespace", "queued-grant"), options, NO_EVENTS));
+    }
+
+    private static AcquireRequest request(String owner) {
+        return new AcquireRequest("confirmed", "confirmed", owner, LEASE);
+    }
+
+    /** @return completed with the {@link System#nanoTime()} at which the admin client saw the key deleted */
+    private static CompletableFuture<Long> deletionOf(ByteSequence key) {
+        CompletableFuture<Long> deleted = new CompletableFuture<>();
+        Watch.Watcher w = admin.getWatchClient().watch(key, WatchOption.builder().withNoPut(true).build(), r -> {
+            for (WatchEvent e : r.getEvents()) {
+                if (e.getEventType() == WatchEvent.EventType.DELETE) {
+                    deleted.complete(System.nanoTime());
+                }
+            }
+        });
+        deleted.whenComplete((t, e) -> w.close());
+        return deleted;
+    }
+}
