@@ -105,6 +105,7 @@ final class EtcdBackend implements LockBackend {
         EtcdEntry entry = new EtcdEntry(request.key(), request.name(), request.owner(), own, leaseMillis, lease);
         GetOption oldest = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build();
+        registry.adopt(own); // a retry of this owner's acquisition: its key is no longer an orphan to delete
         TxnResponse response;
         try {
             response = calls.await(kv.txn().Then(
@@ -128,7 +129,14 @@ final class EtcdBackend implements LockBackend {
     }
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
-        EtcdEntry entry = put(request);
+        EtcdEntry entry;
+        try {
+            entry = put(request);
+        } catch (LockBackendException e) {
+            // the core decides whether to queue again; a put that took effect anyway is deleted
+            // in the background (put orphaned it)
+            return EtcdTicket.failed(e);
+        }
         boolean holds = entry.revision > 0;
         entry.revision = Math.abs(entry.revision);
         EtcdTicket ticket = new EtcdTicket(entry, keys.lockPrefix(request.key()), kv, client.getWatchClient(),

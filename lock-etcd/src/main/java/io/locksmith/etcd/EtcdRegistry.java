@@ -178,6 +178,15 @@ final class EtcdRegistry implements AutoCloseable {
         orphans.add(ownKey);
     }
 
+    /**
+     * Stops deleting a key that is about to be put again (the same owner acquiring again after an
+     * attempt of unknown outcome). A delete already in flight may still remove the new key; that
+     * shows as the key's loss, never as a grant.
+     */
+    void adopt(ByteSequence ownKey) {
+        orphans.remove(ownKey);
+    }
+
     /** Deletes an own key only if it still is the same key (same create revision). */
     CompletableFuture<Boolean> deleteIfSame(ByteSequence ownKey, long revision) {
         return kv.txn().If(new Cmp(ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(revision)))

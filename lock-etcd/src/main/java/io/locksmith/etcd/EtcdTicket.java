@@ -47,6 +47,20 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         this.description = description;
     }
 
+    /** @return a ticket that could not even queue: its grant fails at once with {@code failure} */
+    static QueuedAcquirer.Ticket failed(LockBackendException failure) {
+        CompletableFuture<Grant> grant = CompletableFuture.failedFuture(failure);
+        return new QueuedAcquirer.Ticket() {
+            @Override
+            public CompletableFuture<Grant> granted() {
+                return grant;
+            }
+
+            @Override
+            public void cancel() {}
+        };
+    }
+
     @Override
     public CompletableFuture<Grant> granted() {
         return granted;

@@ -1,12 +1,15 @@
 package io.locksmith.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
+import io.locksmith.LockBackendException;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The SPI as the core sees it: what a queued grant tells about its lease. */
+/** The SPI as the core sees it: what a queued grant tells about its lease, and how a ticket fails. */
 class EtcdQueuedGrantTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
@@ -83,6 +86,31 @@ class EtcdQueuedGrantTest {
         }
     }
 
+    @Test
+    void aQueueEntryWhosePutGotNoAnswerIsATicketThatFailsCleanlyAndLeavesNoKey() throws Exception {
+        try (LockBackend waiter = open(server.host() + ":" + server.port())) {
+            // the lease is granted first, so the only call left to hang is the entry's put
+            waiter.tryAcquire(new AcquireRequest("unanswered-warmup", "unanswered-warmup", "w0", LEASE));
+            QueuedAcquirer.Ticket ticket;
+            server.pause(); // requests reach the member; no answer comes back until it resumes
+            try {
+                ticket = waiter.queue().orElseThrow().enqueue(request("unanswered", "waiter"));
+                assertThat(ticket.granted()).as("[etcd] a queued wait whose put got no answer fails its ticket")
+                        .failsWithin(Duration.ofSeconds(15))
+                        .withThrowableThat().havingCause().isInstanceOf(LockBackendException.class)
+                        .withMessageContaining("'unanswered'");
+            } finally {
+                server.resume();
+            }
+            ticket.cancel();
+            String prefix = new EtcdKeys("queued-grant").lockPrefix("unanswered").toString();
+            await("[etcd] a failed ticket leaves no key behind (the put may have taken effect)")
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> admin.getKVClient().get(EtcdKeys.bytes(prefix), GetOption.builder().isPrefix(true)
+                            .withCountOnly(true).build()).get(10, TimeUnit.SECONDS).getCount() == 0);
+        }
+    }
+
     private static LockBackend open(String address) {
         LockOptions options = LockOptions.builder().lease(LEASE).build();
         return new EtcdLockProvider().open(new BackendConfig("etcd", "etcd://" + address,
@@ -90,7 +118,11 @@ class EtcdQueuedGrantTest {
     }
 
     private static AcquireRequest request(String owner) {
-        return new AcquireRequest("confirmed", "confirmed", owner, LEASE);
+        return request("confirmed", owner);
+    }
+
+    private static AcquireRequest request(String name, String owner) {
+        return new AcquireRequest(name, name, owner, LEASE);
     }
 
     /** @return completed with the {@link System#nanoTime()} at which the admin client saw the key deleted */
