@@ -160,6 +160,23 @@ final class EtcdBackend implements LockBackend {
         return renewal.renew(held);
     }
 
+    /**
+     * An attempt's put may take effect without its answer coming back: its key then holds or
+     * queues for a whole lease. The key is the owner's alone (its name ends with the owner), so
+     * deleting it never touches another owner's; a delete that fails is retried in the background.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        ByteSequence own = keys.own(request.key(), request.owner());
+        registry.held.remove(own); // never handed out: its deletion is no loss to report
+        try {
+            calls.await(kv.delete(own), "abandoning an attempt", request.name());
+        } catch (LockBackendException e) {
+            registry.orphan(own);
+            throw e;
+        }
+    }
+
     @Override
     public boolean release(HeldLease lease) {
         EtcdEntry entry = (EtcdEntry) lease.attachment();

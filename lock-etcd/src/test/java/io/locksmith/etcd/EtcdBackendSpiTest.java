@@ -1,6 +1,7 @@
 package io.locksmith.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.etcd.jetcd.ByteSequence;
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The SPI as the core sees it: what a queued grant tells about its lease, and how a ticket fails. */
-class EtcdQueuedGrantTest {
+/** The SPI as the core sees it: what a grant tells about its lease, how a ticket fails, what abandon removes. */
+class EtcdBackendSpiTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
     private static final BackendEvents NO_EVENTS = new BackendEvents() {
@@ -108,6 +109,29 @@ class EtcdQueuedGrantTest {
                     .atMost(Duration.ofSeconds(15))
                     .until(() -> admin.getKVClient().get(EtcdKeys.bytes(prefix), GetOption.builder().isPrefix(true)
                             .withCountOnly(true).build()).get(10, TimeUnit.SECONDS).getCount() == 0);
+        }
+    }
+
+    @Test
+    void anAbandonedAttemptThatTookEffectWithoutItsAnswerLeavesTheLockTakeableAtOnce() throws Exception {
+        try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
+                LockBackend first = open(proxy.address());
+                LockBackend second = open(server.host() + ":" + server.port())) {
+            first.tryAcquire(request("abandoned-warmup", "f0")); // grants its lease, so only the put is left
+            AcquireRequest unanswered = request("abandoned", "first");
+            // the put reaches etcd at once; its answer comes 1 s after the 2 s timeout (and the delete's after it)
+            proxy.delayReplies(Duration.ofSeconds(3));
+            try {
+                assertThatThrownBy(() -> first.tryAcquire(unanswered)).isInstanceOf(LockBackendException.class);
+                assertThat(admin.getKVClient().get(new EtcdKeys("queued-grant").own("abandoned", "first"))
+                        .get(10, TimeUnit.SECONDS).getCount()).as("the unanswered put took effect").isEqualTo(1);
+            } finally {
+                proxy.delayReplies(Duration.ZERO);
+            }
+            first.abandon(unanswered);
+            assertThat(second.tryAcquire(request("abandoned", "second")))
+                    .as("[etcd] an abandoned attempt leaves the lock takeable at once, not after a lease")
+                    .isInstanceOf(Grant.class);
         }
     }
 
