@@ -113,7 +113,11 @@ final class EtcdBackend implements LockBackend {
                     Op.get(own, GetOption.builder().withKeysOnly(true).build()),
                     Op.get(keys.lockPrefix(request.key()), oldest)).commit(), "acquisition", request.name());
         } catch (LockBackendException e) {
-            registry.orphan(own); // the put may have been applied: never leave the key behind
+            if (EtcdCalls.leaseNotFound(e)) {
+                leases.ended(lease); // expired on the server: the next attempt grants a new one
+            } else {
+                registry.orphan(own); // the put may have been applied: never leave the key behind
+            }
             throw e;
         }
         List<KeyValue> mine = response.getGetResponses().get(0).getKvs();

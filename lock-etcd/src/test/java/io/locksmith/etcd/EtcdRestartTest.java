@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What no general rule states: the member restarting (with and without a compaction first) under
- * holders and waiters. Each test restarts the JVM's shared etcd, which keeps its data directory.
+ * holders and waiters, and a client's lease revoked behind its back. A restart restarts the JVM's
+ * shared etcd, which keeps its data directory.
  */
 class EtcdRestartTest {
 
@@ -75,6 +76,8 @@ class EtcdRestartTest {
             LockHandle held = a.lock("compacted").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> orphaned = b.lock("compacted").acquireAsync(Duration.ofSeconds(90));
             awaitKeys(prefix, 2);
+            CompletableFuture<LockHandle> third = c.lock("compacted").acquireAsync(Duration.ofSeconds(90));
+            awaitKeys(prefix, 3);
             // writes elsewhere, then a compaction past every revision the clients' watches started from
             long revision = 0;
             for (int i = 0; i < 3; i++) {
@@ -84,11 +87,9 @@ class EtcdRestartTest {
             admin.getKVClient().compact(revision).get(10, TimeUnit.SECONDS);
             server.restart();
 
-            // an operator deletes the waiter's key; a third client queues behind the holder
+            // an operator deletes the first waiter's key (the core may queue it again, behind the third)
             ByteSequence waiterKey = keys(prefix).get(1).getKey();
             admin.getKVClient().delete(waiterKey).get(10, TimeUnit.SECONDS);
-            CompletableFuture<LockHandle> third = c.lock("compacted").acquireAsync(Duration.ofSeconds(90));
-            awaitKeys(prefix, 2);
             held.close();
             LockHandle thirdHandle = third.get(30, TimeUnit.SECONDS);
 
@@ -98,6 +99,28 @@ class EtcdRestartTest {
                     .until(() -> !grantedWhileHeld(orphaned, thirdHandle));
             thirdHandle.close();
             orphaned.cancel(true);
+        }
+    }
+
+    @Test
+    void anAttemptOnALeaseTheServerNoLongerKnowsEndsItAndTheNextAttemptGetsANewOne() throws Exception {
+        String uri = server.uri() + "?lease=20s&timeout=3s&namespace=revoked";
+        try (LockClient client = LockClient.open(uri)) {
+            LockHandle held = client.lock("revoked-held").acquire(Duration.ZERO);
+            long lease = keys("revoked/:revoked-held/").get(0).getLease();
+            admin.getLeaseClient().revoke(lease).get(10, TimeUnit.SECONDS); // an operator revokes it
+            await("[etcd] loss: a holder whose lease was revoked is reported lost")
+                    .atMost(Duration.ofSeconds(10)).until(() -> held.whenLost().toCompletableFuture().isDone());
+            // the first attempt may still be sent on the revoked lease; the one after it must not be
+            try {
+                client.lock("revoked-next").tryAcquire().ifPresent(LockHandle::close);
+            } catch (io.locksmith.LockBackendException e) {
+                assertThat(e).hasMessageContaining("lease not found");
+            }
+            assertThat(client.lock("revoked-next").tryAcquire())
+                    .as("[etcd] after its lease was revoked, the client's next attempt gets a new lease and the lock")
+                    .isPresent().get().satisfies(LockHandle::close);
+            held.close();
         }
     }
 
