@@ -21,6 +21,11 @@ import java.util.concurrent.TimeUnit;
  * A waiter's place in a lock's queue: its own key, and a watch on its immediate predecessor's
  * deletion only, so a release wakes exactly one waiter. When the predecessor goes, the waiter
  * looks for the next key below its own; when none is left it holds the lock.
+ *
+ * <p>Every step that can grant first confirms, on the server and in the same transaction, that
+ * the own key is still the one this ticket put: the watches are a fast path, never the guard.
+ * The ticket fails (and the core may queue again) when its key is gone, its lease ended, or etcd
+ * stayed unanswering for as long as the lease.
  */
 final class EtcdTicket implements QueuedAcquirer.Ticket {
 
