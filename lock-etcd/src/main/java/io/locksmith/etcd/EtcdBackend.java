@@ -51,14 +51,14 @@ final class EtcdBackend implements LockBackend {
         this.keys = keys;
         this.calls = calls;
         this.registry = new EtcdRegistry(kv, events);
-        this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry::leaseDied);
+        this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry.timer(), registry::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, registry, calls);
     }
 
     /** Checks that the cluster answers (and takes the credentials), then starts watching for deletions. */
     EtcdBackend start() {
         long revision = calls.await(kv.get(keys.namespacePrefix(), GetOption.builder().withCountOnly(true)
-                .isPrefix(true).build()), "connecting for", "*").getHeader().getRevision();
+                .isPrefix(true).build()), "connecting").getHeader().getRevision();
         registry.watchDeletions(client.getWatchClient(), keys.namespacePrefix(), revision + 1);
         return this;
     }
@@ -77,9 +77,12 @@ final class EtcdBackend implements LockBackend {
     public AcquireResult tryAcquire(AcquireRequest request) {
         EtcdEntry entry = put(request);
         if (entry.revision > 0) {
-            entry.keepFrom(System.nanoTime(), entry.leaseMillis);
+            // putting a key on a lease does not refresh the lease: the grant's server deadline rests
+            // on the lease's last answered keep-alive, which may have been sent before this attempt
+            long confirmedAt = entry.lease.confirmedAt();
+            entry.keepFrom(confirmedAt, entry.leaseMillis);
             registry.held.put(entry.ownKey, entry);
-            return new Grant(entry.revision, entry);
+            return new Grant(entry.revision, entry).confirmedAt(confirmedAt);
         }
         // a try never waits: leave the queue at once
         try {
@@ -102,6 +105,7 @@ final class EtcdBackend implements LockBackend {
         EtcdEntry entry = new EtcdEntry(request.key(), request.name(), request.owner(), own, leaseMillis, lease);
         GetOption oldest = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build();
+        registry.adopt(own); // a retry of this owner's acquisition: its key is no longer an orphan to delete
         TxnResponse response;
         try {
             response = calls.await(kv.txn().Then(
@@ -109,7 +113,11 @@ final class EtcdBackend implements LockBackend {
                     Op.get(own, GetOption.builder().withKeysOnly(true).build()),
                     Op.get(keys.lockPrefix(request.key()), oldest)).commit(), "acquisition", request.name());
         } catch (LockBackendException e) {
-            registry.orphan(own); // the put may have been applied: never leave the key behind
+            if (EtcdCalls.leaseNotFound(e)) {
+                leases.ended(lease); // expired on the server: the next attempt grants a new one
+            } else {
+                registry.orphan(own); // the put may have been applied: never leave the key behind
+            }
             throw e;
         }
         List<KeyValue> mine = response.getGetResponses().get(0).getKvs();
@@ -125,7 +133,14 @@ final class EtcdBackend implements LockBackend {
     }
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
-        EtcdEntry entry = put(request);
+        EtcdEntry entry;
+        try {
+            entry = put(request);
+        } catch (LockBackendException e) {
+            // the core decides whether to queue again; a put that took effect anyway is deleted
+            // in the background (put orphaned it)
+            return EtcdTicket.failed(e);
+        }
         boolean holds = entry.revision > 0;
         entry.revision = Math.abs(entry.revision);
         EtcdTicket ticket = new EtcdTicket(entry, keys.lockPrefix(request.key()), kv, client.getWatchClient(),
@@ -147,6 +162,23 @@ final class EtcdBackend implements LockBackend {
     @Override
     public List<io.locksmith.spi.RenewOutcome> renew(List<HeldLease> held) {
         return renewal.renew(held);
+    }
+
+    /**
+     * An attempt's put may take effect without its answer coming back: its key then holds or
+     * queues for a whole lease. The key is the owner's alone (its name ends with the owner), so
+     * deleting it never touches another owner's; a delete that fails is retried in the background.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        ByteSequence own = keys.own(request.key(), request.owner());
+        registry.held.remove(own); // never handed out: its deletion is no loss to report
+        try {
+            calls.await(kv.delete(own), "abandoning an attempt", request.name());
+        } catch (LockBackendException e) {
+            registry.orphan(own);
+            throw e;
+        }
     }
 
     @Override

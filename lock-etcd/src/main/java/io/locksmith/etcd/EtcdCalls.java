@@ -23,20 +23,26 @@ final class EtcdCalls {
         this.timeout = timeout;
     }
 
+    /** Awaits a call made for one lock: {@code what} names the step, as in "release". */
     <T> T await(CompletableFuture<T> future, String what, String lockName) {
+        return await(future, what + " of lock '" + lockName + "'");
+    }
+
+    /** Awaits a call; {@code call} names it in full, as in "granting a 2 s etcd lease for lock 'x'". */
+    <T> T await(CompletableFuture<T> future, String call) {
         try {
             return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new LockBackendException(what + " of lock '" + lockName + "' got no answer from " + description
-                    + " within " + timeout.toMillis() + " ms (are the endpoints up, and is a quorum of members?)", e);
+            throw new LockBackendException(call + " got no answer from " + description + " within "
+                    + timeout.toMillis() + " ms (are the endpoints up, and is a quorum of members?)", e);
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
-            throw new LockBackendException(what + " of lock '" + lockName + "' was interrupted", e);
+            throw new LockBackendException(call + " was interrupted", e);
         } catch (ExecutionException e) {
-            throw new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
-                    + message(e.getCause()), e.getCause());
+            throw new LockBackendException(call + " failed on " + description + ": " + message(e.getCause()),
+                    e.getCause());
         }
     }
 

@@ -1,79 +1,77 @@
 package io.locksmith.etcd;
 
-import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
-import io.etcd.jetcd.support.CloseableClient;
-import io.grpc.stub.StreamObserver;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One etcd lease of a client, shared by every key of that lease length, kept alive by jetcd's
- * keep-alive stream. The stream's end or failure (the lease expired, or the cluster could not be
- * reached past its TTL) marks the lease dead once, and every key on it lost.
+ * One etcd lease of a client, shared by every key of that lease length, and what the client knows
+ * of it on the server.
+ *
+ * <p>The server's deadline for the lease is never earlier than the send time of the last request
+ * that refreshed it (its grant or a keep-alive the server answered) plus the TTL: the server
+ * restarts the TTL when the request arrives, after it was sent. That send time is kept here, on
+ * the local monotonic clock, so that a grant made while the key queued can count its deadline from
+ * it ({@link io.locksmith.spi.Grant#confirmedAt(long)}). A keep-alive that fails (a member
+ * restarting, a connection reset) does not end the lease; only the server saying it no longer
+ * knows the lease does ({@link #end()}).
  */
-final class EtcdLease implements StreamObserver<LeaseKeepAliveResponse> {
+final class EtcdLease {
 
     final long id;
     final long ttlSeconds;
-    private final Consumer<EtcdLease> onDeath;
-    private final AtomicBoolean dead = new AtomicBoolean();
-    private volatile boolean closing;
-    private volatile CloseableClient keepAlive;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicBoolean keepAliveInFlight = new AtomicBoolean();
+    private final AtomicLong confirmedAtNanos;
+    private volatile ScheduledFuture<?> keepAlive;
 
-    EtcdLease(long id, long ttlSeconds, Consumer<EtcdLease> onDeath) {
+    EtcdLease(long id, long ttlSeconds, long grantSentAtNanos) {
         this.id = id;
         this.ttlSeconds = ttlSeconds;
-        this.onDeath = onDeath;
-    }
-
-    void keptAliveBy(CloseableClient keepAlive) {
-        this.keepAlive = keepAlive;
+        this.confirmedAtNanos = new AtomicLong(grantSentAtNanos);
     }
 
     boolean alive() {
-        return !dead.get();
+        return !ended.get();
     }
 
-    @Override
-    public void onNext(LeaseKeepAliveResponse response) {
-        if (response.getTTL() <= 0) {
-            die();
+    /** @return the {@link System#nanoTime()} at which the last request the server answered for this lease was sent */
+    long confirmedAt() {
+        return confirmedAtNanos.get();
+    }
+
+    /** Records a keep-alive the server answered with a live TTL; an older one that answers late changes nothing. */
+    void confirmed(long sentAtNanos) {
+        confirmedAtNanos.accumulateAndGet(sentAtNanos, (a, b) -> b - a > 0 ? b : a);
+    }
+
+    void keptAliveBy(ScheduledFuture<?> task) {
+        this.keepAlive = task;
+    }
+
+    /** @return whether the caller may send a keep-alive: one at a time, however long the cluster is away */
+    boolean startKeepAlive() {
+        return alive() && keepAliveInFlight.compareAndSet(false, true);
+    }
+
+    void keepAliveDone() {
+        keepAliveInFlight.set(false);
+    }
+
+    /**
+     * Marks the lease ended and stops keeping it alive.
+     *
+     * @return whether this call ended it (only the first does)
+     */
+    boolean end() {
+        if (!ended.compareAndSet(false, true)) {
+            return false;
         }
-    }
-
-    @Override
-    public void onError(Throwable t) {
-        die();
-    }
-
-    // jetcd completes the stream when the lease's deadline passed without an answer
-    @Override
-    public void onCompleted() {
-        die();
-    }
-
-    /** Marks the lease dead (once) and stops keeping it alive. */
-    void die() {
-        if (dead.compareAndSet(false, true)) {
-            stop();
-            if (!closing) {
-                onDeath.accept(this);
-            }
+        ScheduledFuture<?> task = keepAlive;
+        if (task != null) {
+            task.cancel(false);
         }
-    }
-
-    /** Stops keeping the lease alive without reporting a loss: the client is closing. */
-    void close() {
-        closing = true;
-        dead.set(true);
-        stop();
-    }
-
-    private void stop() {
-        CloseableClient k = keepAlive;
-        if (k != null) {
-            k.close();
-        }
+        return true;
     }
 
     @Override

@@ -4,13 +4,23 @@ import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A client's etcd leases: one per distinct TTL, granted on first use and kept alive until it dies
- * or the client closes. Acquisitions never grant a lease of their own.
+ * A client's etcd leases: one per distinct TTL, granted on first use and kept alive until the
+ * server says it ended or the client closes. Acquisitions never grant a lease of their own.
+ *
+ * <p>The client sends the keep-alives itself, whenever the lease was last confirmed a third of its
+ * TTL ago or more (the renewal tick's keep-alive confirms it too, so while locks are held and
+ * renewed this sends nothing more), rather than through
+ * jetcd's keep-alive stream: jetcd reports every error of that stream (a member restart, a TCP
+ * reset) to its observers as if the lease were gone, and does not say when the request it answers
+ * was sent. A keep-alive that fails is retried at the next period; whether the locks survive is
+ * decided by their deadlines and the core's renewal, never by one failed call.
  */
 final class EtcdLeases implements AutoCloseable {
 
@@ -18,14 +28,16 @@ final class EtcdLeases implements AutoCloseable {
 
     private final Lease client;
     private final EtcdCalls calls;
-    private final Consumer<EtcdLease> onDeath;
+    private final ScheduledExecutorService timer;
+    private final Consumer<EtcdLease> onEnd;
     private final Map<Long, EtcdLease> byTtl = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    EtcdLeases(Lease client, EtcdCalls calls, Consumer<EtcdLease> onDeath) {
+    EtcdLeases(Lease client, EtcdCalls calls, ScheduledExecutorService timer, Consumer<EtcdLease> onEnd) {
         this.client = client;
         this.calls = calls;
-        this.onDeath = onDeath;
+        this.timer = timer;
+        this.onEnd = onEnd;
     }
 
     /** etcd leases are whole seconds: a lease is rounded up, never down. */
@@ -47,22 +59,55 @@ final class EtcdLeases implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the etcd lock client for " + calls.description() + " is closed");
             }
-            LeaseGrantResponse granted = calls.await(client.grant(ttl), "granting a lease for", lockName);
+            long sentAt = System.nanoTime();
+            LeaseGrantResponse granted = calls.await(client.grant(ttl),
+                    "granting a " + ttl + " s etcd lease for lock '" + lockName + "'");
             if (granted.getTTL() > ttl) {
                 log.warn("{} granted a {} s lease for a {} s request: its minimum lease TTL is longer, so a crashed"
                         + " holder's locks free later than their lease says", calls.description(), granted.getTTL(), ttl);
             }
-            EtcdLease created = new EtcdLease(granted.getID(), ttl, this::died);
-            created.keptAliveBy(client.keepAlive(granted.getID(), created));
+            EtcdLease created = new EtcdLease(granted.getID(), ttl, sentAt);
+            long check = Math.max(1, TimeUnit.SECONDS.toMillis(ttl) / 6);
+            created.keptAliveBy(timer.scheduleAtFixedRate(() -> keepAlive(created), check, check,
+                    TimeUnit.MILLISECONDS));
             byTtl.put(ttl, created);
             return created;
         }
     }
 
-    private void died(EtcdLease lease) {
+    private void keepAlive(EtcdLease lease) {
+        long sentAt = System.nanoTime();
+        if (sentAt - lease.confirmedAt() < TimeUnit.SECONDS.toNanos(lease.ttlSeconds) / 3 || !lease.startKeepAlive()) {
+            return;
+        }
+        client.keepAliveOnce(lease.id).orTimeout(calls.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((response, failure) -> {
+                    lease.keepAliveDone();
+                    if (failure == null && response.getTTL() > 0) {
+                        lease.confirmed(sentAt);
+                    } else if (failure == null || EtcdCalls.leaseNotFound(failure)) {
+                        ended(lease);
+                    } else {
+                        log.debug("a keep-alive of {} on {} failed, the next one follows in a third of its TTL: {}",
+                                lease, calls.description(), EtcdCalls.message(failure));
+                    }
+                });
+    }
+
+    /**
+     * The server no longer knows the lease (it expired or was revoked, so its keys are gone):
+     * stops keeping it alive and reports every key on it lost, once.
+     */
+    void ended(EtcdLease lease) {
+        if (!lease.end()) {
+            return;
+        }
         byTtl.remove(lease.ttlSeconds, lease);
-        log.warn("lease {} on {} ended; its locks are lost", lease, calls.description());
-        onDeath.accept(lease);
+        if (!closed) {
+            log.warn("{} no longer knows lease {} (it expired or was revoked): its locks are lost", calls.description(),
+                    lease);
+            onEnd.accept(lease);
+        }
     }
 
     /** Stops every keep-alive and revokes the leases, which deletes every key still on them at once. */
@@ -70,9 +115,9 @@ final class EtcdLeases implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         for (EtcdLease lease : byTtl.values()) {
-            lease.close();
+            lease.end();
             try {
-                calls.await(client.revoke(lease.id), "revoking the lease of", "*");
+                calls.await(client.revoke(lease.id), "revoking etcd lease " + Long.toHexString(lease.id));
             } catch (RuntimeException e) {
                 log.debug("could not revoke {} on {}; its keys expire with its TTL", lease, calls.description(), e);
             }

@@ -76,6 +76,9 @@ final class EtcdRenewal {
         boolean alive;
         try {
             alive = calls.await(keptAlive, "renewal", name).getTTL() > 0;
+            if (alive) {
+                lease.confirmed(sentAt);
+            }
         } catch (LockBackendException e) {
             if (!EtcdCalls.leaseNotFound(e)) {
                 attached.cancel(true);
@@ -85,7 +88,7 @@ final class EtcdRenewal {
         }
         if (!alive) {
             attached.cancel(true);
-            lease.die();
+            leases.ended(lease);
             indexes.forEach(i -> outcomes[i] = RenewOutcome.NOT_OWNED);
             return;
         }

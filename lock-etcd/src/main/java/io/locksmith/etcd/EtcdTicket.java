@@ -4,13 +4,16 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
-import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.QueuedAcquirer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +21,11 @@ import java.util.concurrent.TimeUnit;
  * A waiter's place in a lock's queue: its own key, and a watch on its immediate predecessor's
  * deletion only, so a release wakes exactly one waiter. When the predecessor goes, the waiter
  * looks for the next key below its own; when none is left it holds the lock.
+ *
+ * <p>Every step that can grant first confirms, on the server and in the same transaction, that
+ * the own key is still the one this ticket put: the watches are a fast path, never the guard.
+ * The ticket fails (and the core may queue again) when its key is gone, its lease ended, or etcd
+ * stayed unanswering for as long as the lease.
  */
 final class EtcdTicket implements QueuedAcquirer.Ticket {
 
@@ -32,6 +40,8 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
     private final CompletableFuture<Grant> granted = new CompletableFuture<>();
     private Watch.Watcher watcher;
     private boolean done;
+    /** When the current run of failed calls began ({@link System#nanoTime()}), or 0 while etcd answers. */
+    private long failingSinceNanos;
 
     EtcdTicket(EtcdEntry entry, ByteSequence lockPrefix, KV kv, Watch watch, EtcdRegistry registry, String description) {
         this.entry = entry;
@@ -42,41 +52,66 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         this.description = description;
     }
 
+    /** @return a ticket that could not even queue: its grant fails at once with {@code failure} */
+    static QueuedAcquirer.Ticket failed(LockBackendException failure) {
+        CompletableFuture<Grant> grant = CompletableFuture.failedFuture(failure);
+        return new QueuedAcquirer.Ticket() {
+            @Override
+            public CompletableFuture<Grant> granted() {
+                return grant;
+            }
+
+            @Override
+            public void cancel() {}
+        };
+    }
+
     @Override
     public CompletableFuture<Grant> granted() {
         return granted;
     }
 
-    /** Finds the key just below ours; none means the lock is ours. */
+    /**
+     * Finds the keys just below ours, in one transaction that first checks that our own key is
+     * still the one we put (same create revision): a key deleted by an operator or expired with
+     * its lease must never be granted, whatever the watches missed. None below means the lock is ours.
+     */
     void follow() {
         synchronized (this) {
             if (done) {
                 return;
             }
         }
-        GetOption below = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
+        // two, not one: a range's count ignores the create-revision filter, the number of keys listed does not
+        GetOption below = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(2)
                 .withMaxCreateRevision(entry.revision - 1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.DESCEND).build();
-        kv.get(lockPrefix, below).whenComplete((response, failure) -> {
+        kv.txn().If(ownKeyIsMine()).Then(Op.get(lockPrefix, below)).commit().whenComplete((response, failure) -> {
             if (failure != null) {
-                retryLater();
+                retryLater(failure);
+            } else if (!response.isSucceeded()) {
+                ownKeyGone();
             } else {
-                predecessor(response);
+                answered();
+                predecessor(response.getHeader().getRevision(), response.getGetResponses().get(0).getKvs());
             }
         });
     }
 
-    private void predecessor(GetResponse response) {
-        if (response.getKvs().isEmpty()) {
+    private Cmp ownKeyIsMine() {
+        return new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision));
+    }
+
+    private void predecessor(long revision, List<KeyValue> below) {
+        if (below.isEmpty()) {
             grant();
             return;
         }
-        KeyValue predecessor = response.getKvs().get(0);
+        KeyValue predecessor = below.get(0);
         // no key can later appear below ours (revisions only grow): if the predecessor is the only
-        // one, its deletion makes us the holder without another look
-        boolean last = response.getCount() == 1;
-        WatchOption option = WatchOption.builder().withNoPut(true)
-                .withRevision(response.getHeader().getRevision() + 1).build();
+        // one, its deletion makes us the holder once our own key is confirmed, without another range
+        boolean last = below.size() == 1;
+        WatchOption option = WatchOption.builder().withNoPut(true).withRevision(revision + 1).build();
         synchronized (this) {
             if (done) {
                 return;
@@ -89,7 +124,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                         return;
                     }
                 }
-            }, e -> retryLater());
+            }, this::retryLater);
         }
     }
 
@@ -97,19 +132,51 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         synchronized (this) {
             closeWatcher();
         }
-        if (last) {
-            grant();
-        } else {
+        if (!last) {
             follow();
+            return;
         }
+        kv.txn().If(ownKeyIsMine()).commit().whenComplete((response, failure) -> {
+            if (failure != null) {
+                retryLater(failure);
+            } else if (response.isSucceeded()) {
+                grant();
+            } else {
+                ownKeyGone();
+            }
+        });
     }
 
-    private void retryLater() {
+    private void ownKeyGone() {
+        fail("its place in the queue (its etcd key) is gone: deleted by someone else, or expired with its lease");
+    }
+
+    private synchronized void answered() {
+        failingSinceNanos = 0;
+    }
+
+    /**
+     * Looks again after a failed call or a watch that ended (jetcd ends a watch whose revision was
+     * compacted). The key stays queued while etcd is briefly away; once the failures have lasted as
+     * long as the lease, the ticket fails and the core decides whether to queue again.
+     */
+    private void retryLater(Throwable failure) {
+        long now = System.nanoTime();
+        boolean givingUp;
         synchronized (this) {
             if (done) {
                 return;
             }
             closeWatcher();
+            if (failingSinceNanos == 0) {
+                failingSinceNanos = now;
+            }
+            givingUp = now - failingSinceNanos > TimeUnit.MILLISECONDS.toNanos(entry.leaseMillis);
+        }
+        if (givingUp) {
+            fail("etcd did not answer for as long as the lease (" + entry.leaseMillis + " ms): "
+                    + EtcdCalls.message(failure));
+            return;
         }
         try {
             registry.timer().schedule(this::follow, RETRY_MILLIS, TimeUnit.MILLISECONDS);
@@ -127,11 +194,22 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             closeWatcher();
         }
         registry.waiting.remove(entry.ownKey, this);
-        entry.keepFrom(System.nanoTime(), entry.leaseMillis);
+        // the lease was kept alive while the key queued: its server deadline rests on the last
+        // keep-alive it answered, sent before this grant arrived, never on the arrival
+        long confirmedAt = entry.lease.confirmedAt();
+        entry.keepFrom(confirmedAt, entry.leaseMillis);
         registry.held.put(entry.ownKey, entry);
-        if (!granted.complete(new Grant(entry.revision, entry))) {
+        if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(confirmedAt))) {
             registry.held.remove(entry.ownKey, entry); // cancelled meanwhile: the core releases it
         }
+    }
+
+    long revision() {
+        return entry.revision;
+    }
+
+    ByteSequence ownKey() {
+        return entry.ownKey;
     }
 
     void removedBehindItsBack() {
@@ -140,7 +218,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
 
     void leaseDied(EtcdLease lease) {
         if (entry.lease == lease) {
-            fail("its etcd lease ended (the cluster could not be reached for longer than the lease)");
+            fail("the cluster no longer knows its etcd lease " + lease + " (it expired or was revoked)");
         }
     }
 

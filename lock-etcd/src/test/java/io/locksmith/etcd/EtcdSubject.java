@@ -1,7 +1,9 @@
 package io.locksmith.etcd;
 
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.spi.BackendConfig;
@@ -13,13 +15,15 @@ import io.locksmith.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A real etcd as the kit sees it: each client talks to it through a proxy of its own, which the
- * connection hooks cut and restore; lock state is removed with an admin jetcd client.
+ * connection hooks cut, restore and slow down; lock state and queue entries are removed with an
+ * admin jetcd client, and the server restarts on its own port and data directory.
  */
 final class EtcdSubject implements TckSubject {
 
@@ -68,6 +72,32 @@ final class EtcdSubject implements TckSubject {
                 } catch (Exception e) {
                     throw new IllegalStateException("could not delete the lock's keys", e);
                 }
+            }
+
+            @Override
+            public void removeQueueEntries(String key) {
+                try {
+                    List<KeyValue> queue = admin.getKVClient().get(new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).lockPrefix(key),
+                            GetOption.builder().isPrefix(true).withKeysOnly(true)
+                                    .withSortField(GetOption.SortTarget.CREATE)
+                                    .withSortOrder(GetOption.SortOrder.ASCEND).build()).get(10, TimeUnit.SECONDS).getKvs();
+                    // the lowest create revision holds; every key above it is a waiter's
+                    for (KeyValue waiter : queue.subList(Math.min(1, queue.size()), queue.size())) {
+                        admin.getKVClient().delete(waiter.getKey()).get(10, TimeUnit.SECONDS);
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not delete the lock's waiting keys", e);
+                }
+            }
+
+            @Override
+            public void restartServer() {
+                server.restart();
+            }
+
+            @Override
+            public void delayReplies(LockClient client, Duration delay) {
+                proxies.get(client).delayReplies(delay);
             }
 
             @Override

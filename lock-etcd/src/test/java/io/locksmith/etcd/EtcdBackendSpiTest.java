@@ -1,0 +1,165 @@
+package io.locksmith.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.WatchOption;
+import io.etcd.jetcd.watch.WatchEvent;
+import io.locksmith.LockBackendException;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.testing.TcpProxy;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The SPI as the core sees it: what a grant tells about its lease, how a ticket fails, what abandon removes. */
+class EtcdBackendSpiTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final BackendEvents NO_EVENTS = new BackendEvents() {
+        @Override
+        public void lost(String key, String owner, LossReason reason) {}
+
+        @Override
+        public void allLost(LossReason reason) {}
+    };
+
+    private static TestServer server;
+    private static Client admin;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.etcd();
+        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @Test
+    void aQueuedGrantsDeadlineFromItsConfirmationEndsNoLaterThanTheServerExpiresItsLease() throws Exception {
+        try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
+                LockBackend holder = open(server.host() + ":" + server.port());
+                LockBackend waiter = open(proxy.address())) {
+            AcquireRequest first = request("holder");
+            Grant held = (Grant) holder.tryAcquire(first);
+            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("waiter"));
+            // the waiter queues across several keep-alives of its lease before the holder leaves
+            CompletableFuture<Long> expired = deletionOf(new EtcdKeys("queued-grant").own("confirmed", "waiter"));
+            TimeUnit.MILLISECONDS.sleep(LEASE.toMillis()); // time is the subject: a grant long after its put
+            holder.release(new HeldLease(first.key(), first.name(), first.owner(), held.token(), LEASE, held.attachment()));
+            Grant grant = ticket.granted().get(10, TimeUnit.SECONDS);
+            long arrived = System.nanoTime();
+            proxy.cut(); // the waiter's client stops: nothing keeps its lease alive from now on
+
+            assertThat(grant.confirmedAt()).as("[etcd] a queued grant says when its lease was last confirmed")
+                    .isPresent();
+            long confirmedAt = grant.confirmedAt().getAsLong();
+            assertThat(arrived - confirmedAt).as("[etcd] a queued grant's confirmation is a send before its arrival")
+                    .isNotNegative();
+            long serverExpiry = expired.get(20, TimeUnit.SECONDS);
+            assertThat(serverExpiry - (confirmedAt + LEASE.toNanos()))
+                    .as("[etcd] lease by the server's clock: the grant's local deadline, counted from its confirmation,"
+                            + " ends no later than the server expires the lease (ns of margin)")
+                    .isNotNegative();
+            proxy.restore();
+        }
+    }
+
+    @Test
+    void aQueueEntryWhosePutGotNoAnswerIsATicketThatFailsCleanlyAndLeavesNoKey() throws Exception {
+        try (LockBackend waiter = open(server.host() + ":" + server.port())) {
+            // the lease is granted first, so the only call left to hang is the entry's put
+            waiter.tryAcquire(new AcquireRequest("unanswered-warmup", "unanswered-warmup", "w0", LEASE));
+            QueuedAcquirer.Ticket ticket;
+            server.pause(); // requests reach the member; no answer comes back until it resumes
+            try {
+                ticket = waiter.queue().orElseThrow().enqueue(request("unanswered", "waiter"));
+                assertThat(ticket.granted()).as("[etcd] a queued wait whose put got no answer fails its ticket")
+                        .failsWithin(Duration.ofSeconds(15))
+                        .withThrowableThat().havingCause().isInstanceOf(LockBackendException.class)
+                        .withMessageContaining("'unanswered'");
+            } finally {
+                server.resume();
+            }
+            ticket.cancel();
+            String prefix = new EtcdKeys("queued-grant").lockPrefix("unanswered").toString();
+            await("[etcd] a failed ticket leaves no key behind (the put may have taken effect)")
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> admin.getKVClient().get(EtcdKeys.bytes(prefix), GetOption.builder().isPrefix(true)
+                            .withCountOnly(true).build()).get(10, TimeUnit.SECONDS).getCount() == 0);
+        }
+    }
+
+    @Test
+    void anAbandonedAttemptThatTookEffectWithoutItsAnswerLeavesTheLockTakeableAtOnce() throws Exception {
+        try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
+                LockBackend first = open(proxy.address());
+                LockBackend second = open(server.host() + ":" + server.port())) {
+            first.tryAcquire(request("abandoned-warmup", "f0")); // grants its lease, so only the put is left
+            AcquireRequest unanswered = request("abandoned", "first");
+            // the put reaches etcd at once; its answer comes 1 s after the 2 s timeout (and the delete's after it)
+            proxy.delayReplies(Duration.ofSeconds(3));
+            try {
+                assertThatThrownBy(() -> first.tryAcquire(unanswered)).isInstanceOf(LockBackendException.class);
+                assertThat(admin.getKVClient().get(new EtcdKeys("queued-grant").own("abandoned", "first"))
+                        .get(10, TimeUnit.SECONDS).getCount()).as("the unanswered put took effect").isEqualTo(1);
+            } finally {
+                proxy.delayReplies(Duration.ZERO);
+            }
+            first.abandon(unanswered);
+            assertThat(second.tryAcquire(request("abandoned", "second")))
+                    .as("[etcd] an abandoned attempt leaves the lock takeable at once, not after a lease")
+                    .isInstanceOf(Grant.class);
+        }
+    }
+
+    private static LockBackend open(String address) {
+        LockOptions options = LockOptions.builder().lease(LEASE).build();
+        return new EtcdLockProvider().open(new BackendConfig("etcd", "etcd://" + address,
+                Map.of("timeout", "2s", "namespace", "queued-grant"), options, NO_EVENTS));
+    }
+
+    private static AcquireRequest request(String owner) {
+        return request("confirmed", owner);
+    }
+
+    private static AcquireRequest request(String name, String owner) {
+        return new AcquireRequest(name, name, owner, LEASE);
+    }
+
+    /** @return completed with the {@link System#nanoTime()} at which the admin client saw the key deleted */
+    private static CompletableFuture<Long> deletionOf(ByteSequence key) {
+        CompletableFuture<Long> deleted = new CompletableFuture<>();
+        Watch.Watcher w = admin.getWatchClient().watch(key, WatchOption.builder().withNoPut(true).build(), r -> {
+            for (WatchEvent e : r.getEvents()) {
+                if (e.getEventType() == WatchEvent.EventType.DELETE) {
+                    deleted.complete(System.nanoTime());
+                }
+            }
+        });
+        deleted.whenComplete((t, e) -> w.close());
+        return deleted;
+    }
+}
