@@ -121,6 +121,17 @@ final class RedisBackend implements LockBackend {
         return released == 1L;
     }
 
+    /**
+     * Removes the key if the given-up attempt's owner holds it, under whatever token, and wakes
+     * waiters: an EVALSHA that timed out on the client may still have run on the server.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        String key = request.key();
+        call(request.name(), "abandon", () -> RedisScript.ABANDON.run(link.scripts(), ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.lock(key)}, request.owner(), RedisKeys.channel(key)));
+    }
+
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return Optional.of(signals);

@@ -20,6 +20,7 @@ final class RedisScript {
     static final RedisScript ACQUIRE = load("acquire.lua");
     static final RedisScript RELEASE = load("release.lua");
     static final RedisScript RENEW = load("renew.lua");
+    static final RedisScript ABANDON = load("abandon.lua");
 
     private final String name;
     private final String text;

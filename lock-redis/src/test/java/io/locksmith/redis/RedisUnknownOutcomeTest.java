@@ -1,0 +1,143 @@
+package io.locksmith.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attempts whose reply never came although the script ran: the server is paused with
+ * {@code CLIENT PAUSE} longer than the client's timeout, so the EVALSHA times out on the client
+ * and runs on the server afterwards, deterministically.
+ */
+class RedisUnknownOutcomeTest {
+
+    private static final Duration PAUSE = Duration.ofMillis(1500);
+
+    private static TestServer server;
+    private static RedisClient admin;
+    private static StatefulRedisConnection<String, String> adminConnection;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.redis();
+        admin = RedisClient.create(server.uri());
+        adminConnection = admin.connect();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        adminConnection.close();
+        admin.shutdown();
+    }
+
+    @Test
+    void aRetryOfTheSameWaitIsGrantedWhatItsTimedOutAttemptTook() {
+        try (LockClient locks = LockClient.open(server.uri() + "?lease=30s&timeout=500ms&backoff-min=20ms&backoff-max=200ms")) {
+            locks.lock("phantom").acquire(Duration.ZERO).close(); // the scripts are loaded: what is paused is the EVALSHA
+            adminConnection.sync().clientPause(PAUSE.toMillis());
+            LockHandle held = locks.lock("phantom").acquire(Duration.ofSeconds(10));
+            try {
+                String value = adminConnection.sync().get(RedisKeys.lock("phantom"));
+                assertThat(value).as("[redis] own grant: the waiter holds the key its timed-out attempt took")
+                        .startsWith(held.fencingToken() + ":");
+                assertThat(adminConnection.sync().get(RedisKeys.fence("phantom")))
+                        .as("[redis] own grant: recognising it takes no new token")
+                        .isEqualTo(Long.toString(held.fencingToken()));
+                assertThat(adminConnection.sync().pttl(RedisKeys.lock("phantom")))
+                        .as("[redis] own grant: its lease restarted with the retry").isGreaterThan(25_000L);
+            } finally {
+                held.close();
+            }
+            assertThat(adminConnection.sync().exists(RedisKeys.lock("phantom")))
+                    .as("[redis] own grant: releasing the handle frees the key").isZero();
+        }
+    }
+
+    @Test
+    void abandonRemovesWhatAnAttemptWithUnknownOutcomeTookAndWakesWaiters() throws Exception {
+        try (RedisBackend backend = open("500ms");
+                StatefulRedisPubSubConnection<String, String> listener = admin.connectPubSub()) {
+            CountDownLatch published = new CountDownLatch(1);
+            listener.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    published.countDown();
+                }
+            });
+            listener.sync().subscribe(RedisKeys.channel("abandoned"));
+            AcquireRequest warmUp = request("abandoned", "warm-up");
+            Grant first = (Grant) backend.tryAcquire(warmUp);
+            backend.release(lease(warmUp, first.token()));
+            AcquireRequest attempt = request("abandoned", "owner-of-the-lost-reply");
+
+            adminConnection.sync().clientPause(PAUSE.toMillis());
+            assertThatThrownBy(() -> backend.tryAcquire(attempt)).isInstanceOf(LockBackendException.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> adminConnection.sync().get(RedisKeys.lock("abandoned")) != null);
+            assertThat(adminConnection.sync().get(RedisKeys.lock("abandoned")))
+                    .as("[redis] abandon: the timed-out attempt took the key after all").endsWith(":" + attempt.owner());
+
+            backend.abandon(attempt);
+            assertThat(adminConnection.sync().exists(RedisKeys.lock("abandoned")))
+                    .as("[redis] abandon: the key the given-up attempt took is removed").isZero();
+            assertThat(published.await(10, TimeUnit.SECONDS))
+                    .as("[redis] abandon: waiters are told the lock is free").isTrue();
+        }
+    }
+
+    @Test
+    void abandonNeverRemovesAnotherOwnersKey() {
+        try (RedisBackend backend = open("2s")) {
+            AcquireRequest holder = request("abandon-other", "the-holder");
+            Grant grant = (Grant) backend.tryAcquire(holder);
+            backend.abandon(request("abandon-other", "someone-else"));
+            assertThat(adminConnection.sync().get(RedisKeys.lock("abandon-other")))
+                    .as("[redis] abandon: another owner's grant stays")
+                    .isEqualTo(RedisKeys.value(grant.token(), holder.owner()));
+            backend.release(lease(holder, grant.token()));
+        }
+    }
+
+    private static RedisBackend open(String timeout) {
+        BackendEvents ignore = new BackendEvents() {
+            @Override
+            public void lost(String key, String owner, LossReason reason) {}
+
+            @Override
+            public void allLost(LossReason reason) {}
+        };
+        return (RedisBackend) new RedisLockProvider().open(new BackendConfig("redis", server.uri(),
+                Map.of("timeout", timeout), LockOptions.defaults(), ignore));
+    }
+
+    private static AcquireRequest request(String key, String owner) {
+        return new AcquireRequest(key, key, owner, Duration.ofSeconds(30));
+    }
+
+    private static HeldLease lease(AcquireRequest request, long token) {
+        return new HeldLease(request.key(), request.name(), request.owner(), token, request.lease(), null);
+    }
+}
