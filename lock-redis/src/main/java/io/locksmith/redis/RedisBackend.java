@@ -35,7 +35,7 @@ final class RedisBackend implements LockBackend {
 
     RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
         this.link = link;
-        this.signals = new RedisSignals(link::openPubSub);
+        this.signals = new RedisSignals(link::openPubSub, description);
         this.description = description;
         this.replicas = replicas;
         this.replicaTimeoutMillis = replicaTimeout.toMillis();
@@ -63,7 +63,9 @@ final class RedisBackend implements LockBackend {
                 new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
                 request.owner(), Long.toString(request.lease().toMillis())));
         if (answer < 0) {
-            return Held.remaining(Duration.ofMillis(-1 - answer));
+            // the core sleeps through a known remaining lease, counting on the release's signal;
+            // where the server refused this key's signals, not telling it makes the core back off
+            return signals.unsignalled(key) ? Held.UNKNOWN : Held.remaining(Duration.ofMillis(-1 - answer));
         }
         if (replicas > 0) {
             awaitReplicas(request, answer);

@@ -11,13 +11,8 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
-import io.locksmith.LockOptions;
-import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.BackendConfig;
-import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Grant;
-import io.locksmith.spi.HeldLease;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
@@ -79,7 +74,7 @@ class RedisUnknownOutcomeTest {
 
     @Test
     void abandonRemovesWhatAnAttemptWithUnknownOutcomeTookAndWakesWaiters() throws Exception {
-        try (RedisBackend backend = open("500ms");
+        try (RedisBackend backend = RedisTestBackends.open(server.uri(), Map.of("timeout", "500ms"));
                 StatefulRedisPubSubConnection<String, String> listener = admin.connectPubSub()) {
             CountDownLatch published = new CountDownLatch(1);
             listener.addListener(new RedisPubSubAdapter<>() {
@@ -89,10 +84,10 @@ class RedisUnknownOutcomeTest {
                 }
             });
             listener.sync().subscribe(RedisKeys.channel("abandoned"));
-            AcquireRequest warmUp = request("abandoned", "warm-up");
+            AcquireRequest warmUp = RedisTestBackends.request("abandoned", "warm-up");
             Grant first = (Grant) backend.tryAcquire(warmUp);
-            backend.release(lease(warmUp, first.token()));
-            AcquireRequest attempt = request("abandoned", "owner-of-the-lost-reply");
+            backend.release(RedisTestBackends.lease(warmUp, first.token()));
+            AcquireRequest attempt = RedisTestBackends.request("abandoned", "owner-of-the-lost-reply");
 
             adminConnection.sync().clientPause(PAUSE.toMillis());
             assertThatThrownBy(() -> backend.tryAcquire(attempt)).isInstanceOf(LockBackendException.class);
@@ -110,34 +105,14 @@ class RedisUnknownOutcomeTest {
 
     @Test
     void abandonNeverRemovesAnotherOwnersKey() {
-        try (RedisBackend backend = open("2s")) {
-            AcquireRequest holder = request("abandon-other", "the-holder");
+        try (RedisBackend backend = RedisTestBackends.open(server.uri(), Map.of("timeout", "2s"))) {
+            AcquireRequest holder = RedisTestBackends.request("abandon-other", "the-holder");
             Grant grant = (Grant) backend.tryAcquire(holder);
-            backend.abandon(request("abandon-other", "someone-else"));
+            backend.abandon(RedisTestBackends.request("abandon-other", "someone-else"));
             assertThat(adminConnection.sync().get(RedisKeys.lock("abandon-other")))
                     .as("[redis] abandon: another owner's grant stays")
                     .isEqualTo(RedisKeys.value(grant.token(), holder.owner()));
-            backend.release(lease(holder, grant.token()));
+            backend.release(RedisTestBackends.lease(holder, grant.token()));
         }
-    }
-
-    private static RedisBackend open(String timeout) {
-        BackendEvents ignore = new BackendEvents() {
-            @Override
-            public void lost(String key, String owner, LossReason reason) {}
-
-            @Override
-            public void allLost(LossReason reason) {}
-        };
-        return (RedisBackend) new RedisLockProvider().open(new BackendConfig("redis", server.uri(),
-                Map.of("timeout", timeout), LockOptions.defaults(), ignore));
-    }
-
-    private static AcquireRequest request(String key, String owner) {
-        return new AcquireRequest(key, key, owner, Duration.ofSeconds(30));
-    }
-
-    private static HeldLease lease(AcquireRequest request, long token) {
-        return new HeldLease(request.key(), request.name(), request.owner(), token, request.lease(), null);
     }
 }
