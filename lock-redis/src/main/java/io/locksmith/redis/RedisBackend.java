@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
@@ -27,11 +29,14 @@ import java.util.Optional;
  */
 final class RedisBackend implements LockBackend {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
+
     private final RedisLink link;
     private final RedisSignals signals;
     private final String description;
     private final int replicas;
     private final long replicaTimeoutMillis;
+    private volatile boolean slotsFailing; // some slots' renewals failed last time: warned already
 
     RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
         this.link = link;
@@ -83,18 +88,39 @@ final class RedisBackend implements LockBackend {
         }
     }
 
+    /**
+     * One script call per Cluster slot (one call in all on a single server). A call that fails
+     * fails only its own slot's leases: one unreachable shard must not cost the others their
+     * renewals. Only when every call failed does the renewal fail as a whole, with the first error.
+     */
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
         Map<Integer, List<Integer>> batches = new LinkedHashMap<>();
         for (int i = 0; i < leases.size(); i++) {
-            // one script call per Cluster slot; one call in all on a single server
             int slot = link.cluster() ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key())) : 0;
             batches.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
         }
         RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
-        for (List<Integer> batch : batches.values()) {
-            renewBatch(leases, batch, outcomes);
+        LockBackendException firstFailure = null;
+        int failed = 0;
+        for (Map.Entry<Integer, List<Integer>> batch : batches.entrySet()) {
+            try {
+                renewBatch(leases, batch.getValue(), outcomes);
+            } catch (LockBackendException e) {
+                failed++;
+                firstFailure = firstFailure == null ? e : firstFailure;
+                batch.getValue().forEach(i -> outcomes[i] = RenewOutcome.FAILED);
+            }
         }
+        if (failed == batches.size()) {
+            throw firstFailure; // the core logs it and retries every lease
+        }
+        if (failed > 0 && !slotsFailing) {
+            // the core sees only FAILED outcomes here, so the reason is told once, as the core does
+            log.warn("renewing the locks of {} of {} Cluster slots on {} failed; retrying while their leases last: {}",
+                    failed, batches.size(), description, firstFailure.getMessage());
+        }
+        slotsFailing = failed > 0;
         return List.of(outcomes);
     }
 

@@ -25,7 +25,8 @@ final class RedisLink implements AutoCloseable {
     private final Runnable shutdown;
     private final boolean cluster;
 
-    private RedisLink(StatefulConnection<String, String> connection, RedisScriptingCommands<String, String> scripts,
+    /** Through {@link #standalone} or {@link #cluster}; tests build a link that batches by slot on one server. */
+    RedisLink(StatefulConnection<String, String> connection, RedisScriptingCommands<String, String> scripts,
             BaseRedisCommands<String, String> base, Supplier<StatefulRedisPubSubConnection<String, String>> pubSub,
             Runnable shutdown, boolean cluster) {
         this.connection = connection;
