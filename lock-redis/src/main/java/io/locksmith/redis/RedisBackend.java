@@ -3,7 +3,6 @@ package io.locksmith.redis;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.SlotHash;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
@@ -15,13 +14,8 @@ import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
@@ -29,17 +23,16 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisBackend implements LockBackend {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
-
     private final RedisLink link;
     private final RedisSignals signals;
     private final String description;
     private final int replicas;
     private final long replicaTimeoutMillis;
-    private volatile boolean slotsFailing; // some slots' renewals failed last time: warned already
+    private final RedisRenewal renewal;
 
     RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
         this.link = link;
+        this.renewal = new RedisRenewal(link, description);
         this.signals = new RedisSignals(link::openPubSub, description);
         this.description = description;
         this.replicas = replicas;
@@ -88,57 +81,10 @@ final class RedisBackend implements LockBackend {
         }
     }
 
-    /**
-     * One script call per Cluster slot (one call in all on a single server). A call that fails
-     * fails only its own slot's leases: one unreachable shard must not cost the others their
-     * renewals. Only when every call failed does the renewal fail as a whole, with the first error.
-     */
+    /** One script call for all leases; on a Cluster one per slot, each failing only its own leases. */
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
-        Map<Integer, List<Integer>> batches = new LinkedHashMap<>();
-        for (int i = 0; i < leases.size(); i++) {
-            int slot = link.cluster() ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key())) : 0;
-            batches.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
-        }
-        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
-        LockBackendException firstFailure = null;
-        int failed = 0;
-        for (Map.Entry<Integer, List<Integer>> batch : batches.entrySet()) {
-            try {
-                renewBatch(leases, batch.getValue(), outcomes);
-            } catch (LockBackendException e) {
-                failed++;
-                firstFailure = firstFailure == null ? e : firstFailure;
-                batch.getValue().forEach(i -> outcomes[i] = RenewOutcome.FAILED);
-            }
-        }
-        if (failed == batches.size()) {
-            throw firstFailure; // the core logs it and retries every lease
-        }
-        if (failed > 0 && !slotsFailing) {
-            // the core sees only FAILED outcomes here, so the reason is told once, as the core does
-            log.warn("renewing the locks of {} of {} Cluster slots on {} failed; retrying while their leases last: {}",
-                    failed, batches.size(), description, firstFailure.getMessage());
-        }
-        slotsFailing = failed > 0;
-        return List.of(outcomes);
-    }
-
-    private void renewBatch(List<HeldLease> leases, List<Integer> batch, RenewOutcome[] outcomes) {
-        int n = batch.size();
-        String[] keys = new String[n];
-        String[] args = new String[2 * n];
-        for (int j = 0; j < n; j++) {
-            HeldLease l = leases.get(batch.get(j));
-            keys[j] = RedisKeys.lock(l.key());
-            args[j] = RedisKeys.value(l.token(), l.owner());
-            args[n + j] = Long.toString(l.lease().toMillis());
-        }
-        List<Object> renewed = call(leases.get(batch.get(0)).name(), "renew",
-                () -> RedisScript.RENEW.run(link.scripts(), ScriptOutputType.MULTI, keys, args));
-        for (int j = 0; j < n; j++) {
-            outcomes[batch.get(j)] = ((Long) renewed.get(j)) == 1L ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
-        }
+        return renewal.renew(leases);
     }
 
     @Override
@@ -189,19 +135,29 @@ final class RedisBackend implements LockBackend {
         }
     }
 
-    private interface Call<T> {
+    interface Call<T> {
         T run();
     }
 
     private <T> T call(String lockName, String what, Call<T> call) {
+        return call(description, lockName, what, call);
+    }
+
+    /** Runs a Redis call, turning Lettuce's failures into errors that name the lock and the server. */
+    static <T> T call(String description, String lockName, String what, Call<T> call) {
         try {
             return call.run();
-        } catch (RedisCommandTimeoutException e) {
-            throw new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
         } catch (RedisException e) {
-            throw new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
-                    + Redaction.redact(String.valueOf(e.getMessage())), e);
+            throw failure(description, lockName, what, e);
         }
+    }
+
+    static LockBackendException failure(String description, String lockName, String what, RedisException e) {
+        if (e instanceof RedisCommandTimeoutException) {
+            return new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
+        }
+        return new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
+                + Redaction.redact(String.valueOf(e.getMessage())), e);
     }
 
     @Override

@@ -36,7 +36,7 @@ class RedisRenewBatchTest {
         client = RedisClient.create(server.uri());
         admin = client.connect();
         StatefulRedisConnection<String, String> c = client.connect();
-        RedisLink bySlot = new RedisLink(c, c.sync(), c.sync(), client::connectPubSub, () -> {}, true);
+        RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, () -> {}, true);
         backend = new RedisBackend(bySlot, "redis (renewal batched by slot)", 0, Duration.ofSeconds(1));
     }
 

@@ -24,7 +24,7 @@ final class RedisTestBackends {
     private RedisTestBackends() {}
 
     static RedisBackend open(String uri, Map<String, String> options) {
-        return (RedisBackend) new RedisLockProvider().open(new BackendConfig("redis", uri, options,
+        return (RedisBackend) new RedisLockProvider().open(new BackendConfig(uri.substring(0, uri.indexOf(':')), uri, options,
                 LockOptions.defaults(), IGNORED));
     }
 
