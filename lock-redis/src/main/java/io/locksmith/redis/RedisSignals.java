@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing here waits for the server while holding this object's monitor, and closing a
  * subscription never waits at all: the core closes subscriptions from its timer thread (a
  * wait's deadline), which also runs every renewal of the client. So SUBSCRIBE is sent
- * asynchronously and {@link #subscribe} returns before the server confirmed it; once it did, the
+ * asynchronously and {@link #subscribe} returns before the server confirmed it; each time the
+ * server confirms it (the first time, and again after Lettuce resubscribes on a reconnect) the
  * channel's listeners are woken once, because a release published before the confirmation was
  * not heard. Only the first subscriber of a client may wait, for the pub/sub connection to open.
  *
@@ -93,11 +94,19 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         return channel != null && channel.refused;
     }
 
+    /** A refused SUBSCRIBE wakes the listeners so that they back off; a confirmed one wakes them in {@link #wake}. */
     private void settled(String name, Channel channel, Throwable failure) {
         if (failure != null) {
             refuse(channel, failure);
+            if (channels.get(name) == channel) {
+                channel.listeners.forEach(Runnable::run);
+            }
         }
-        if (channels.get(name) == channel) {
+    }
+
+    private void wake(String name) {
+        Channel channel = channels.get(name);
+        if (channel != null) {
             channel.listeners.forEach(Runnable::run);
         }
     }
@@ -147,10 +156,15 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 opened.addListener(new RedisPubSubAdapter<>() {
                     @Override
                     public void message(String name, String message) {
-                        Channel channel = channels.get(name);
-                        if (channel != null) {
-                            channel.listeners.forEach(Runnable::run);
-                        }
+                        wake(name);
+                    }
+
+                    // the server confirmed a subscription: the first one, or Lettuce's resubscription
+                    // after a reconnect; releases published before it were not heard (a restart
+                    // without persistence frees every lock and publishes nothing)
+                    @Override
+                    public void subscribed(String name, long count) {
+                        wake(name);
                     }
                 });
                 synchronized (this) {

@@ -138,6 +138,22 @@ class RedisBackendTest {
     }
 
     @Test
+    void aWaiterProceedsSoonAfterARestartFreedTheLockThoughNoReleaseWasPublished() throws Exception {
+        try (LockClient holderClient = LockClient.open(server.uri() + "?lease=30s&timeout=1s");
+                LockClient waiterClient = LockClient.open(server.uri() + "?timeout=1s")) {
+            LockHandle held = holderClient.lock("restart-wait").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting = waiterClient.lock("restart-wait").acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("restart-wait") == 1);
+            server.restart();
+            LockHandle next = waiting.get(5, TimeUnit.SECONDS);
+            assertThat(next.isHeld()).as("[redis] restart: the waiter, woken by its resubscription, holds the lock "
+                    + "the restart freed, well before its sleep through the old holder's lease ends").isTrue();
+            next.close();
+            held.close();
+        }
+    }
+
+    @Test
     void aclUsersAndDatabaseNumbersWork() {
         adminConnection.sync().aclSetuser("locker", io.lettuce.core.AclSetuserArgs.Builder.on()
                 .addPassword("s3cret-pw").allKeys().allChannels().allCommands());
