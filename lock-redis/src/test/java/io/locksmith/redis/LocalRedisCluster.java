@@ -74,6 +74,11 @@ final class LocalRedisCluster implements AutoCloseable {
         return "redis-cluster://127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
     }
 
+    /** @return {@code redis://127.0.0.1:P} of one node, for admin commands */
+    String nodeUri(int node) {
+        return "redis://127.0.0.1:" + ports[node];
+    }
+
     /** @return the index of the node that serves {@code slot} */
     int nodeOf(int slot) {
         for (int i = 0; i < NODES - 1; i++) {

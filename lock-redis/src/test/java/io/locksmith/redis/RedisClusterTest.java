@@ -1,8 +1,13 @@
 package io.locksmith.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.RenewOutcome;
@@ -10,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,6 +90,59 @@ class RedisClusterTest {
                 }
             }
         }
+    }
+
+    @Test
+    void handlesOnHealthyShardsStayHeldWhileAnotherShardIsStoppedPastTheLease() {
+        try (LockClient locks = LockClient.open(cluster.uri() + "?lease=3s&renew-interval=1s&timeout=500ms")) {
+            List<LockHandle> healthy = new ArrayList<>();
+            List<LockHandle> stopped = new ArrayList<>();
+            for (int i = 0; i < LOCKS; i++) {
+                LockHandle h = locks.lock("held-on-shard-" + i).acquire(Duration.ofSeconds(5));
+                (cluster.nodeOf(SlotHash.getSlot(RedisKeys.lock("held-on-shard-" + i))) == STOPPED ? stopped : healthy).add(h);
+            }
+            cluster.pause(STOPPED);
+            try {
+                // time is the subject: the stopped shard's leases must run out while the others are renewed
+                await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
+                        .until(() -> healthy.stream().allMatch(LockHandle::isHeld));
+                assertThat(stopped).as("[redis] cluster with node %d stopped past the lease: its handles are lost", STOPPED)
+                        .noneMatch(LockHandle::isHeld);
+            } finally {
+                cluster.resume(STOPPED);
+            }
+            assertThat(healthy).as("[redis] cluster with node %d stopped: the other shards' handles stay held", STOPPED)
+                    .allMatch(LockHandle::isHeld);
+            healthy.forEach(LockHandle::close);
+        }
+    }
+
+    @Test
+    void aReleaseWakesAWaiterOnTheCluster() throws Exception {
+        try (LockClient holder = LockClient.open(cluster.uri() + "?lease=30s");
+                LockClient waiter = LockClient.open(cluster.uri())) {
+            LockHandle held = holder.lock("cluster-wake").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting = waiter.lock("cluster-wake").acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("cluster-wake") == 1);
+            held.close();
+            LockHandle next = waiting.get(5, TimeUnit.SECONDS);
+            assertThat(next.isHeld()).as("[redis] cluster: the release's publish woke the waiter").isTrue();
+            next.close();
+        }
+    }
+
+    /** Subscribers on every node: a Cluster's pub/sub connection talks to any one of them. */
+    private static long subscribers(String key) {
+        long total = 0;
+        for (int node = 0; node < 3; node++) {
+            RedisClient any = RedisClient.create(cluster.nodeUri(node));
+            try (StatefulRedisConnection<String, String> c = any.connect()) {
+                total += c.sync().pubsubNumsub(RedisKeys.channel(key)).values().stream().mapToLong(Long::longValue).sum();
+            } finally {
+                any.shutdown();
+            }
+        }
+        return total;
     }
 
     private static int node(HeldLease lease) {
