@@ -33,7 +33,7 @@ final class RedisBackend implements LockBackend {
     RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
         this.link = link;
         this.renewal = new RedisRenewal(link, description);
-        this.signals = new RedisSignals(link::openPubSub, description);
+        this.signals = new RedisSignals(link::openPubSub, description, link.timeout());
         this.description = description;
         this.replicas = replicas;
         this.replicaTimeoutMillis = replicaTimeout.toMillis();
@@ -61,9 +61,7 @@ final class RedisBackend implements LockBackend {
                 new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
                 request.owner(), Long.toString(request.lease().toMillis())));
         if (answer < 0) {
-            // the core sleeps through a known remaining lease, counting on the release's signal;
-            // where the server refused this key's signals, not telling it makes the core back off
-            return signals.unsignalled(key) ? Held.UNKNOWN : Held.remaining(Duration.ofMillis(-1 - answer));
+            return Held.remaining(Duration.ofMillis(-1 - answer));
         }
         if (replicas > 0) {
             awaitReplicas(request, answer);

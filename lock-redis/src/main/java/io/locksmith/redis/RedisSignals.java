@@ -1,105 +1,114 @@
 package io.locksmith.redis;
 
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.locksmith.LockBackendException;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Release signals over one pub/sub connection per client, multiplexed over every lock it waits
  * for: a channel is subscribed while at least one listener listens on it.
  *
- * <p>Nothing here waits for the server while holding this object's monitor, and closing a
- * subscription never waits at all: the core closes subscriptions from its timer thread (a
- * wait's deadline), which also runs every renewal of the client. So SUBSCRIBE is sent
- * asynchronously and {@link #subscribe} returns before the server confirmed it; each time the
- * server confirms it (the first time, and again after Lettuce resubscribes on a reconnect) the
- * channel's listeners are woken once, because a release published before the confirmation was
- * not heard. Only the first subscriber of a client may wait, for the pub/sub connection to open.
+ * <p>{@link #subscribe} returns once the server confirmed the SUBSCRIBE (a release published
+ * before that would be missed), but it waits outside this object's monitor: the monitor only
+ * orders SUBSCRIBE and UNSUBSCRIBE on the wire, so closing a subscription never waits for another
+ * one's slow reply. Only the client's first subscriber also waits for the pub/sub connection to
+ * open, under a lock of its own.
  *
- * <p>A SUBSCRIBE the server refuses (an ACL user without rights on the channel gets NOPERM) or
- * that fails otherwise marks the channel unsignalled until its last listener leaves; its
- * listeners are woken once so that they learn it: {@link RedisBackend#tryAcquire} then withholds
- * the holder's remaining lease, and the core backs off instead of sleeping through the lease for
- * a signal that cannot come.
+ * <p>A SUBSCRIBE the server refuses (an ACL user without rights on the channel gets NOPERM), or
+ * that fails or times out, makes {@link #subscribe} throw {@link LockBackendException}: the core
+ * then backs off instead of waiting for a signal. Each time Lettuce resubscribes after a
+ * reconnect, the channel's listeners are woken, since releases published meanwhile (a restart
+ * without persistence frees every lock and publishes nothing) were not heard.
  */
 final class RedisSignals implements ReleaseSignals, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisSignals.class);
+    private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
 
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connect;
     private final String description;
+    private final Duration timeout;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final Object opening = new Object(); // held while the connection opens; never by close paths
-    private final AtomicBoolean warned = new AtomicBoolean();
     private volatile StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed; // guarded by this
 
-    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description) {
+    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description, Duration timeout) {
         this.connect = connect;
         this.description = description;
+        this.timeout = timeout;
     }
 
     @Override
     public Subscription subscribe(String key, Runnable onRelease) {
         String name = RedisKeys.channel(key);
         StatefulRedisPubSubConnection<String, String> c;
-        RuntimeException unavailable = null;
         try {
             c = connection();
         } catch (RedisException e) {
-            c = null;
-            unavailable = e;
+            throw refused(key, e);
         }
         Channel channel;
-        RedisFuture<Void> confirmation = null;
+        CompletableFuture<Void> confirmation;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the Redis lock client is closed");
             }
             channel = channels.computeIfAbsent(name, n -> new Channel());
             channel.listeners.add(onRelease);
-            if (!channel.requested) {
-                channel.requested = true;
+            if (channel.confirmation == null) {
+                // under the monitor so that a channel's SUBSCRIBE and UNSUBSCRIBE leave in order;
+                // sending does not wait for the server
                 try {
-                    // under the monitor so that SUBSCRIBE and UNSUBSCRIBE of a channel leave in order;
-                    // sending does not wait for the server
-                    confirmation = c == null ? null : c.async().subscribe(name);
+                    channel.confirmation = c.async().subscribe(name).toCompletableFuture();
                 } catch (RedisException e) {
-                    unavailable = e;
-                }
-                if (confirmation == null) {
-                    refuse(channel, unavailable);
+                    channel.confirmation = CompletableFuture.failedFuture(e);
                 }
             }
+            confirmation = channel.confirmation;
         }
-        if (confirmation != null) {
-            Channel subscribed = channel;
-            confirmation.whenComplete((ok, failure) -> settled(name, subscribed, failure));
+        try {
+            confirmation.get(timeout.toNanos() + SLACK_NANOS, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            unsubscribe(name, channel, onRelease);
+            throw refused(key, e instanceof ExecutionException ? e.getCause() : e);
+        } catch (InterruptedException e) {
+            unsubscribe(name, channel, onRelease);
+            Thread.currentThread().interrupt();
+            throw new LockBackendException("subscribing to releases of '" + key + "' on " + description + " was interrupted", e);
         }
         return () -> unsubscribe(name, channel, onRelease);
     }
 
-    /** @return whether releases of the key cannot be signalled: its channel's SUBSCRIBE failed */
-    boolean unsignalled(String key) {
-        Channel channel = channels.get(RedisKeys.channel(key));
-        return channel != null && channel.refused;
+    private LockBackendException refused(String key, Throwable cause) {
+        String why = cause instanceof TimeoutException ? "no confirmation within " + timeout.toMillis() + " ms"
+                : Redaction.redact(String.valueOf(cause.getMessage()));
+        String hint = why.contains("NOPERM")
+                ? "; grant the user the lock channels (ACL SETUSER <user> &locksmith:*) to be woken by releases" : "";
+        return new LockBackendException("subscribing to releases of '" + key + "' on " + description + " failed: "
+                + why + hint, cause);
     }
 
-    /** A refused SUBSCRIBE wakes the listeners so that they back off; a confirmed one wakes them in {@link #wake}. */
-    private void settled(String name, Channel channel, Throwable failure) {
-        if (failure != null) {
-            refuse(channel, failure);
-            if (channels.get(name) == channel) {
-                channel.listeners.forEach(Runnable::run);
+    private synchronized void unsubscribe(String name, Channel channel, Runnable onRelease) {
+        if (!channel.listeners.remove(onRelease) || !channel.listeners.isEmpty() || !channels.remove(name, channel)) {
+            return;
+        }
+        StatefulRedisPubSubConnection<String, String> c = connection;
+        if (c != null && !closed && !channel.confirmation.isCompletedExceptionally()) {
+            try {
+                c.async().unsubscribe(name); // no need to wait: late messages find no listener
+            } catch (RedisException e) {
+                // disconnected: the server forgets the subscription with the connection
             }
         }
     }
@@ -108,40 +117,6 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         Channel channel = channels.get(name);
         if (channel != null) {
             channel.listeners.forEach(Runnable::run);
-        }
-    }
-
-    private void refuse(Channel channel, Throwable cause) {
-        channel.refused = true;
-        String why = cause == null ? "no pub/sub connection" : Redaction.redact(String.valueOf(cause.getMessage()));
-        boolean denied = why.contains("NOPERM");
-        if (isClosed()) {
-            return; // a SUBSCRIBE the closing connection cut short: nobody waits any more
-        }
-        if (warned.compareAndSet(false, true)) {
-            log.warn("release signals are unavailable on {} ({}); waiters back off and retry instead of being woken"
-                    + " by releases{}", description, why,
-                    denied ? " (grant the user rights on the locksmith:* channels to restore them)" : "");
-        } else {
-            log.debug("release signals are unavailable on {} ({})", description, why);
-        }
-    }
-
-    private synchronized boolean isClosed() {
-        return closed;
-    }
-
-    private synchronized void unsubscribe(String name, Channel channel, Runnable onRelease) {
-        if (!channel.listeners.remove(onRelease) || !channel.listeners.isEmpty() || !channels.remove(name, channel)) {
-            return;
-        }
-        StatefulRedisPubSubConnection<String, String> c = connection;
-        if (c != null && !closed && !channel.refused) {
-            try {
-                c.async().unsubscribe(name); // no need to wait: late messages find no listener
-            } catch (RedisException e) {
-                // disconnected: the server forgets the subscription with the connection
-            }
         }
     }
 
@@ -159,12 +134,14 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                         wake(name);
                     }
 
-                    // the server confirmed a subscription: the first one, or Lettuce's resubscription
-                    // after a reconnect; releases published before it were not heard (a restart
-                    // without persistence frees every lock and publishes nothing)
                     @Override
                     public void subscribed(String name, long count) {
-                        wake(name);
+                        Channel channel = channels.get(name);
+                        if (channel != null && !channel.confirmedOnce) {
+                            channel.confirmedOnce = true; // its subscriber tries again once subscribe returns
+                        } else {
+                            wake(name); // Lettuce resubscribed after a reconnect
+                        }
                     }
                 });
                 synchronized (this) {
@@ -191,10 +168,10 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         }
     }
 
-    /** One channel's listeners, and what became of its SUBSCRIBE. */
+    /** One channel's listeners, and its SUBSCRIBE's confirmation. */
     private static final class Channel {
         final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
-        boolean requested; // guarded by RedisSignals.this
-        volatile boolean refused;
+        CompletableFuture<Void> confirmation; // guarded by RedisSignals.this; set once
+        volatile boolean confirmedOnce;
     }
 }

@@ -1,13 +1,16 @@
 package io.locksmith.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
+import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
@@ -56,6 +59,23 @@ class RedisChannelRightsTest {
                     .as("[redis] release without channel rights: the release succeeds").isTrue();
             assertThat(adminConnection.sync().exists(RedisKeys.lock("no-publish")))
                     .as("[redis] release without channel rights: the lock is free").isZero();
+        }
+    }
+
+    @Test
+    void aRefusedSubscriptionIsAnErrorThatSaysWhatToGrantAndTheNextOneAsksAgain() {
+        try (RedisBackend backend = RedisTestBackends.open(userUri(), Map.of("timeout", "2s"))) {
+            ReleaseSignals signals = backend.releaseSignals().orElseThrow();
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                long denialsBefore = channelDenials();
+                assertThatThrownBy(() -> signals.subscribe("refused-signals", () -> {}))
+                        .as("[redis] subscribing without channel rights, attempt %d: refused with the reason", attempt)
+                        .isInstanceOf(LockBackendException.class)
+                        .hasMessageContaining("NOPERM").hasMessageContaining("&locksmith:*")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(PASSWORD));
+                assertThat(channelDenials()).as("[redis] subscribing without channel rights, attempt %d: the server"
+                        + " was asked", attempt).isGreaterThan(denialsBefore);
+            }
         }
     }
 
