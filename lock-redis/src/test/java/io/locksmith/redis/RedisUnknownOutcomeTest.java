@@ -73,6 +73,24 @@ class RedisUnknownOutcomeTest {
     }
 
     @Test
+    void aTryAcquireWhoseReplyTimedOutLeavesTheLockTakeableWithinMomentsNotALease() {
+        try (LockClient slow = LockClient.open(server.uri() + "?lease=30s&timeout=500ms");
+                LockClient other = LockClient.open(server.uri() + "?lease=30s")) {
+            slow.lock("phantom-once").acquire(Duration.ZERO).close(); // the scripts are loaded
+            adminConnection.sync().clientPause(PAUSE.toMillis());
+            assertThatThrownBy(() -> slow.lock("phantom-once").tryAcquire())
+                    .as("[redis] unanswered tryAcquire: it fails").isInstanceOf(LockBackendException.class);
+            long pauseEnds = System.nanoTime() + PAUSE.toNanos();
+            LockHandle next = await().atMost(Duration.ofSeconds(10)).until(
+                    () -> other.lock("phantom-once").tryAcquire().orElse(null), h -> h != null);
+            assertThat(Duration.ofNanos(System.nanoTime() - pauseEnds))
+                    .as("[redis] unanswered tryAcquire: the attempt that ran after all was abandoned, not held for its 30 s lease")
+                    .isLessThan(Duration.ofSeconds(10));
+            next.close();
+        }
+    }
+
+    @Test
     void abandonRemovesWhatAnAttemptWithUnknownOutcomeTookAndWakesWaiters() throws Exception {
         try (RedisBackend backend = RedisTestBackends.open(server.uri(), Map.of("timeout", "500ms"));
                 StatefulRedisPubSubConnection<String, String> listener = admin.connectPubSub()) {
