@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** A real three-master Cluster: what one shard's trouble may cost the others. */
 class RedisClusterTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
     private static final int LOCKS = 30;
     private static final int STOPPED = 1;
 
@@ -94,7 +94,7 @@ class RedisClusterTest {
 
     @Test
     void handlesOnHealthyShardsStayHeldWhileAnotherShardIsStoppedPastTheLease() {
-        try (LockClient locks = LockClient.open(cluster.uri() + "?lease=3s&renew-interval=1s&timeout=500ms")) {
+        try (LockClient locks = LockClient.open(cluster.uri() + "?lease=4s&renew-interval=1s&timeout=1s")) {
             List<LockHandle> healthy = new ArrayList<>();
             List<LockHandle> stopped = new ArrayList<>();
             for (int i = 0; i < LOCKS; i++) {
@@ -104,7 +104,7 @@ class RedisClusterTest {
             cluster.pause(STOPPED);
             try {
                 // time is the subject: the stopped shard's leases must run out while the others are renewed
-                await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
+                await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(12))
                         .until(() -> healthy.stream().allMatch(LockHandle::isHeld));
                 assertThat(stopped).as("[redis] cluster with node %d stopped past the lease: its handles are lost", STOPPED)
                         .noneMatch(LockHandle::isHeld);

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class RedisUnknownOutcomeTest {
 
-    private static final Duration PAUSE = Duration.ofMillis(1500);
+    private static final Duration PAUSE = Duration.ofMillis(3000); // six client timeouts: margin for a busy machine
 
     private static TestServer server;
     private static RedisClient admin;
