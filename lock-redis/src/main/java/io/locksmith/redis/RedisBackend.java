@@ -3,7 +3,6 @@ package io.locksmith.redis;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.SlotHash;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
@@ -15,10 +14,7 @@ import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,10 +28,12 @@ final class RedisBackend implements LockBackend {
     private final String description;
     private final int replicas;
     private final long replicaTimeoutMillis;
+    private final RedisRenewal renewal;
 
     RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
         this.link = link;
-        this.signals = new RedisSignals(link::openPubSub);
+        this.renewal = new RedisRenewal(link, description);
+        this.signals = new RedisSignals(link::openPubSub, description, link.timeout());
         this.description = description;
         this.replicas = replicas;
         this.replicaTimeoutMillis = replicaTimeout.toMillis();
@@ -81,36 +79,10 @@ final class RedisBackend implements LockBackend {
         }
     }
 
+    /** One script call for all leases; on a Cluster one per slot, each failing only its own leases. */
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
-        Map<Integer, List<Integer>> batches = new LinkedHashMap<>();
-        for (int i = 0; i < leases.size(); i++) {
-            // one script call per Cluster slot; one call in all on a single server
-            int slot = link.cluster() ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key())) : 0;
-            batches.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
-        }
-        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
-        for (List<Integer> batch : batches.values()) {
-            renewBatch(leases, batch, outcomes);
-        }
-        return List.of(outcomes);
-    }
-
-    private void renewBatch(List<HeldLease> leases, List<Integer> batch, RenewOutcome[] outcomes) {
-        int n = batch.size();
-        String[] keys = new String[n];
-        String[] args = new String[2 * n];
-        for (int j = 0; j < n; j++) {
-            HeldLease l = leases.get(batch.get(j));
-            keys[j] = RedisKeys.lock(l.key());
-            args[j] = RedisKeys.value(l.token(), l.owner());
-            args[n + j] = Long.toString(l.lease().toMillis());
-        }
-        List<Object> renewed = call(leases.get(batch.get(0)).name(), "renew",
-                () -> RedisScript.RENEW.run(link.scripts(), ScriptOutputType.MULTI, keys, args));
-        for (int j = 0; j < n; j++) {
-            outcomes[batch.get(j)] = ((Long) renewed.get(j)) == 1L ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
-        }
+        return renewal.renew(leases);
     }
 
     @Override
@@ -119,6 +91,17 @@ final class RedisBackend implements LockBackend {
         Long released = call(lease.name(), "release", () -> RedisScript.RELEASE.run(link.scripts(), ScriptOutputType.INTEGER,
                 new String[] {RedisKeys.lock(key)}, RedisKeys.value(lease.token(), lease.owner()), RedisKeys.channel(key)));
         return released == 1L;
+    }
+
+    /**
+     * Removes the key if the given-up attempt's owner holds it, under whatever token, and wakes
+     * waiters: an EVALSHA that timed out on the client may still have run on the server.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        String key = request.key();
+        call(request.name(), "abandon", () -> RedisScript.ABANDON.run(link.scripts(), ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.lock(key)}, request.owner(), RedisKeys.channel(key)));
     }
 
     @Override
@@ -150,19 +133,29 @@ final class RedisBackend implements LockBackend {
         }
     }
 
-    private interface Call<T> {
+    interface Call<T> {
         T run();
     }
 
     private <T> T call(String lockName, String what, Call<T> call) {
+        return call(description, lockName, what, call);
+    }
+
+    /** Runs a Redis call, turning Lettuce's failures into errors that name the lock and the server. */
+    static <T> T call(String description, String lockName, String what, Call<T> call) {
         try {
             return call.run();
-        } catch (RedisCommandTimeoutException e) {
-            throw new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
         } catch (RedisException e) {
-            throw new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
-                    + Redaction.redact(String.valueOf(e.getMessage())), e);
+            throw failure(description, lockName, what, e);
         }
+    }
+
+    static LockBackendException failure(String description, String lockName, String what, RedisException e) {
+        if (e instanceof RedisCommandTimeoutException) {
+            return new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
+        }
+        return new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
+                + Redaction.redact(String.valueOf(e.getMessage())), e);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.locksmith.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A Lua script shipped as a resource next to this class, run by its SHA-1 and sent whole only
@@ -20,6 +22,7 @@ final class RedisScript {
     static final RedisScript ACQUIRE = load("acquire.lua");
     static final RedisScript RELEASE = load("release.lua");
     static final RedisScript RENEW = load("renew.lua");
+    static final RedisScript ABANDON = load("abandon.lua");
 
     private final String name;
     private final String text;
@@ -37,6 +40,29 @@ final class RedisScript {
         } catch (RedisNoScriptException e) {
             return commands.eval(text, type, keys, args);
         }
+    }
+
+    /** As {@link #run}, without waiting: the reply completes the returned future (NOSCRIPT handled the same way). */
+    <T> CompletableFuture<T> runAsync(RedisScriptingAsyncCommands<String, String> commands, ScriptOutputType type,
+            String[] keys, String... args) {
+        CompletableFuture<T> reply = new CompletableFuture<>();
+        commands.<T>evalsha(sha, type, keys, args).whenComplete((value, failure) -> {
+            if (failure == null) {
+                reply.complete(value);
+            } else if (failure instanceof RedisNoScriptException
+                    || failure.getCause() instanceof RedisNoScriptException) {
+                commands.<T>eval(text, type, keys, args).whenComplete((again, stillFailing) -> {
+                    if (stillFailing == null) {
+                        reply.complete(again);
+                    } else {
+                        reply.completeExceptionally(stillFailing);
+                    }
+                });
+            } else {
+                reply.completeExceptionally(failure);
+            }
+        });
+        return reply;
     }
 
     @Override

@@ -1,76 +1,177 @@
 package io.locksmith.redis;
 
+import io.lettuce.core.RedisException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
  * Release signals over one pub/sub connection per client, multiplexed over every lock it waits
- * for: a channel is subscribed while at least one waiter listens on it.
+ * for: a channel is subscribed while at least one listener listens on it.
+ *
+ * <p>{@link #subscribe} returns once the server confirmed the SUBSCRIBE (a release published
+ * before that would be missed), but it waits outside this object's monitor: the monitor only
+ * orders SUBSCRIBE and UNSUBSCRIBE on the wire, so closing a subscription never waits for another
+ * one's slow reply. Only the client's first subscriber also waits for the pub/sub connection to
+ * open, under a lock of its own.
+ *
+ * <p>A SUBSCRIBE the server refuses (an ACL user without rights on the channel gets NOPERM), or
+ * that fails or times out, makes {@link #subscribe} throw {@link LockBackendException}: the core
+ * then backs off instead of waiting for a signal. Each time Lettuce resubscribes after a
+ * reconnect, the channel's listeners are woken, since releases published meanwhile (a restart
+ * without persistence frees every lock and publishes nothing) were not heard.
  */
 final class RedisSignals implements ReleaseSignals, AutoCloseable {
 
-    private final Supplier<StatefulRedisPubSubConnection<String, String>> connect;
-    private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
-    private StatefulRedisPubSubConnection<String, String> connection;
-    private boolean closed;
+    private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
 
-    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect) {
+    private final Supplier<StatefulRedisPubSubConnection<String, String>> connect;
+    private final String description;
+    private final Duration timeout;
+    private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    private final Object opening = new Object(); // held while the connection opens; never by close paths
+    private volatile StatefulRedisPubSubConnection<String, String> connection;
+    private boolean closed; // guarded by this
+
+    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description, Duration timeout) {
         this.connect = connect;
+        this.description = description;
+        this.timeout = timeout;
     }
 
     @Override
     public Subscription subscribe(String key, Runnable onRelease) {
-        String channel = RedisKeys.channel(key);
-        synchronized (this) {
-            Set<Runnable> set = listeners.computeIfAbsent(channel, c -> ConcurrentHashMap.newKeySet());
-            set.add(onRelease);
-            if (set.size() == 1) {
-                // wait for the server's confirmation: a release published before it would be missed
-                connection().sync().subscribe(channel);
-            }
+        String name = RedisKeys.channel(key);
+        StatefulRedisPubSubConnection<String, String> c;
+        try {
+            c = connection();
+        } catch (RedisException e) {
+            throw refused(key, e);
         }
-        return () -> unsubscribe(channel, onRelease);
+        Channel channel;
+        CompletableFuture<Void> confirmation;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the Redis lock client is closed");
+            }
+            channel = channels.computeIfAbsent(name, n -> new Channel());
+            channel.listeners.add(onRelease);
+            if (channel.confirmation == null) {
+                // under the monitor so that a channel's SUBSCRIBE and UNSUBSCRIBE leave in order;
+                // sending does not wait for the server
+                try {
+                    channel.confirmation = c.async().subscribe(name).toCompletableFuture();
+                } catch (RedisException e) {
+                    channel.confirmation = CompletableFuture.failedFuture(e);
+                }
+            }
+            confirmation = channel.confirmation;
+        }
+        try {
+            confirmation.get(timeout.toNanos() + SLACK_NANOS, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            unsubscribe(name, channel, onRelease);
+            throw refused(key, e instanceof ExecutionException ? e.getCause() : e);
+        } catch (InterruptedException e) {
+            unsubscribe(name, channel, onRelease);
+            Thread.currentThread().interrupt();
+            throw new LockBackendException("subscribing to releases of '" + key + "' on " + description + " was interrupted", e);
+        }
+        return () -> unsubscribe(name, channel, onRelease);
     }
 
-    private synchronized void unsubscribe(String channel, Runnable onRelease) {
-        Set<Runnable> set = listeners.get(channel);
-        if (set == null || !set.remove(onRelease) || !set.isEmpty()) {
+    private LockBackendException refused(String key, Throwable cause) {
+        String why = cause instanceof TimeoutException ? "no confirmation within " + timeout.toMillis() + " ms"
+                : Redaction.redact(String.valueOf(cause.getMessage()));
+        String hint = why.contains("NOPERM")
+                ? "; grant the user the lock channels (ACL SETUSER <user> &locksmith:*) to be woken by releases" : "";
+        return new LockBackendException("subscribing to releases of '" + key + "' on " + description + " failed: "
+                + why + hint, cause);
+    }
+
+    private synchronized void unsubscribe(String name, Channel channel, Runnable onRelease) {
+        if (!channel.listeners.remove(onRelease) || !channel.listeners.isEmpty() || !channels.remove(name, channel)) {
             return;
         }
-        listeners.remove(channel);
-        if (connection != null && !closed) {
-            connection.async().unsubscribe(channel); // no need to wait: late messages find no listener
+        StatefulRedisPubSubConnection<String, String> c = connection;
+        if (c != null && !closed && !channel.confirmation.isCompletedExceptionally()) {
+            try {
+                c.async().unsubscribe(name); // no need to wait: late messages find no listener
+            } catch (RedisException e) {
+                // disconnected: the server forgets the subscription with the connection
+            }
+        }
+    }
+
+    private void wake(String name) {
+        Channel channel = channels.get(name);
+        if (channel != null) {
+            channel.listeners.forEach(Runnable::run);
         }
     }
 
     private StatefulRedisPubSubConnection<String, String> connection() {
-        if (closed) {
-            throw new IllegalStateException("the Redis lock client is closed");
+        StatefulRedisPubSubConnection<String, String> c = connection;
+        if (c != null) {
+            return c;
         }
-        if (connection == null) {
-            connection = connect.get();
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    Set<Runnable> set = listeners.get(channel);
-                    if (set != null) {
-                        set.forEach(Runnable::run);
+        synchronized (opening) {
+            if (connection == null) {
+                StatefulRedisPubSubConnection<String, String> opened = connect.get();
+                opened.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String name, String message) {
+                        wake(name);
                     }
+
+                    @Override
+                    public void subscribed(String name, long count) {
+                        Channel channel = channels.get(name);
+                        if (channel != null && !channel.confirmedOnce) {
+                            channel.confirmedOnce = true; // its subscriber tries again once subscribe returns
+                        } else {
+                            wake(name); // Lettuce resubscribed after a reconnect
+                        }
+                    }
+                });
+                synchronized (this) {
+                    if (closed) {
+                        opened.closeAsync();
+                        throw new IllegalStateException("the Redis lock client is closed");
+                    }
+                    connection = opened;
                 }
-            });
+            }
+            return connection;
         }
-        return connection;
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (connection != null) {
-            connection.close();
+    public void close() {
+        StatefulRedisPubSubConnection<String, String> c;
+        synchronized (this) {
+            closed = true;
+            c = connection;
         }
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** One channel's listeners, and its SUBSCRIBE's confirmation. */
+    private static final class Channel {
+        final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+        CompletableFuture<Void> confirmation; // guarded by RedisSignals.this; set once
+        volatile boolean confirmedOnce;
     }
 }

@@ -8,18 +8,27 @@ import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** A real redis-server as the kit sees it, with fault hooks through an admin connection. */
+/**
+ * A real redis-server as the kit sees it: each client through its own {@link TcpProxy} (to delay
+ * its replies), other fault hooks through an admin connection and the server process.
+ */
 final class RedisSubject implements TckSubject {
 
     private final TestServer server;
     private final RedisClient admin;
     private final StatefulRedisConnection<String, String> adminConnection;
-    private final Map<LockClient, RedisBackend> backends = new ConcurrentHashMap<>();
+    private final Map<LockClient, Opened> clients = new ConcurrentHashMap<>();
+    private final Queue<TcpProxy> proxies = new ConcurrentLinkedQueue<>();
 
     RedisSubject(TestServer server) {
         this.server = server;
@@ -32,15 +41,23 @@ final class RedisSubject implements TckSubject {
         return "redis";
     }
 
+    /** Each client talks to the server through its own proxy, so that one client's replies can be delayed. */
     @Override
     public LockClient newClient(LockOptions options) {
+        TcpProxy proxy;
+        try {
+            proxy = new TcpProxy(server.host(), server.port());
+        } catch (IOException e) {
+            throw new UncheckedIOException("[redis] kit subject: cannot start a proxy for a new client", e);
+        }
+        proxies.add(proxy);
         RedisBackend[] opened = new RedisBackend[1];
         LockClient client = LockClient.of(events -> {
             opened[0] = (RedisBackend) new RedisLockProvider().open(
-                    new BackendConfig("redis", server.uri(), Map.of("timeout", "2s"), options, events));
+                    new BackendConfig("redis", "redis://" + proxy.address(), Map.of("timeout", "2s"), options, events));
             return opened[0];
         }, options);
-        backends.put(client, opened[0]);
+        clients.put(client, new Opened(opened[0], proxy));
         return client;
     }
 
@@ -59,12 +76,27 @@ final class RedisSubject implements TckSubject {
 
             @Override
             public void cutConnection(LockClient client) {
-                backends.get(client).link().stall(true);
+                clients.get(client).backend().link().stall(true);
             }
 
             @Override
             public void restoreConnection(LockClient client) {
-                backends.get(client).link().stall(false);
+                clients.get(client).backend().link().stall(false);
+            }
+
+            /**
+             * Restarts the same redis-server on its port. It runs without persistence, so it comes
+             * back empty: every lock key and fence counter is gone, holders are lost at their next
+             * renewal and tokens restart at 1 (docs/backends/redis.md says when that can happen).
+             */
+            @Override
+            public void restartServer() {
+                server.restart();
+            }
+
+            @Override
+            public void delayReplies(LockClient client, Duration delay) {
+                clients.get(client).proxy().delayReplies(delay);
             }
         };
     }
@@ -73,5 +105,8 @@ final class RedisSubject implements TckSubject {
     public void close() {
         adminConnection.close();
         admin.shutdown();
+        proxies.forEach(TcpProxy::close);
     }
+
+    private record Opened(RedisBackend backend, TcpProxy proxy) {}
 }

@@ -1,0 +1,90 @@
+package io.locksmith.redis;
+
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import io.locksmith.spi.BackendConfig;
+import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Faults;
+import io.locksmith.tck.LockContract;
+import io.locksmith.tck.TckSubject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The whole compatibility kit against a real three-master Redis Cluster. The hooks that need a
+ * single server process or a proxy per client (restart, delayed replies) are not offered here;
+ * {@link RedisContractTest} covers them on one server.
+ */
+class RedisClusterContractTest extends LockContract {
+
+    @Override
+    protected TckSubject subject() {
+        return new ClusterSubject(new LocalRedisCluster());
+    }
+
+    private static final class ClusterSubject implements TckSubject {
+
+        private final LocalRedisCluster cluster;
+        private final RedisClusterClient admin;
+        private final StatefulRedisClusterConnection<String, String> adminConnection;
+        private final Map<LockClient, RedisBackend> backends = new ConcurrentHashMap<>();
+
+        ClusterSubject(LocalRedisCluster cluster) {
+            this.cluster = cluster;
+            this.admin = RedisClusterClient.create(cluster.nodeUri(0));
+            this.adminConnection = admin.connect();
+        }
+
+        @Override
+        public String name() {
+            return "redis-cluster";
+        }
+
+        @Override
+        public LockClient newClient(LockOptions options) {
+            RedisBackend[] opened = new RedisBackend[1];
+            LockClient client = LockClient.of(events -> {
+                opened[0] = (RedisBackend) new RedisLockProvider().open(new BackendConfig("redis-cluster", cluster.uri(),
+                        Map.of("timeout", "2s"), options, events));
+                return opened[0];
+            }, options);
+            backends.put(client, opened[0]);
+            return client;
+        }
+
+        @Override
+        public Capabilities capabilities() {
+            return Capabilities.builder().minimumLease(Duration.ofMillis(10)).nativeWakeUp(true).build();
+        }
+
+        @Override
+        public Faults faults() {
+            return new Faults() {
+                @Override
+                public void removeLockState(String key) {
+                    adminConnection.sync().del(RedisKeys.lock(key));
+                }
+
+                @Override
+                public void cutConnection(LockClient client) {
+                    backends.get(client).link().stall(true);
+                }
+
+                @Override
+                public void restoreConnection(LockClient client) {
+                    backends.get(client).link().stall(false);
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            adminConnection.close();
+            admin.shutdown();
+            cluster.close();
+        }
+    }
+}
