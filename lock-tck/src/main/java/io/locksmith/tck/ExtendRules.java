@@ -1,7 +1,6 @@
 package io.locksmith.tck;
 
 import io.locksmith.LockClient;
-import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import java.time.Duration;
 import java.util.Optional;
@@ -11,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code extend} to another lease length: the lock frees at the new deadline, never earlier on the
- * server than the handle believes. A provider whose server cannot change a lease's length may
- * refuse with {@link LockConfigurationException}; the lock then keeps its old lease.
+ * server than the handle believes. A provider whose server cannot change a lease's length is
+ * refused by the core ({@link UnsupportedOperationException}, as {@link LockHandle#extend} says);
+ * the lock then keeps its old lease.
  */
 interface ExtendRules extends Rules {
 
@@ -82,7 +82,7 @@ interface ExtendRules extends Rules {
     private static boolean extendOrRefuse(LockContract c, LockHandle held, Duration lease) {
         try {
             held.extend(lease);
-        } catch (LockConfigurationException refused) {
+        } catch (UnsupportedOperationException refused) {
             c.check(held.isHeld(), "a refused extend(" + lease.toMillis() + " ms) must leave the lock held for its old lease");
             return false;
         }
