@@ -7,6 +7,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.tck.ReferenceSubject.Breakage;
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +55,22 @@ class NewRulesBrokenProvidersTest {
         Events passing = run(sound, rule);
         assertEquals(1, passing.succeeded().count(), "the unbroken " + sound.getSimpleName() + " must pass " + rule + ": "
                 + describe(passing));
+    }
+
+    static Stream<String> newRules() {
+        return Stream.of(ExtendRules.class, OutageRules.class, GiveUpRules.class, QueueRules.class, AdapterRules.class,
+                        LossRules.class)
+                .flatMap(group -> Arrays.stream(group.getDeclaredMethods()))
+                .filter(m -> m.isAnnotationPresent(org.junit.jupiter.api.Test.class))
+                .map(Method::getName).sorted();
+    }
+
+    @ParameterizedTest(name = "the queued reference passes {0}")
+    @MethodSource("newRules")
+    void theSoundQueuedReferencePassesEveryNewRule(String rule) {
+        // the polling reference runs them in lock-memory's build; a queued provider takes the core's other path
+        Events events = run(SoundQueued.class, rule);
+        assertEquals(1, events.succeeded().count(), "the queued reference must pass " + rule + ": " + describe(events));
     }
 
     static Stream<String> hookedRules() {
