@@ -59,7 +59,7 @@ class NewRulesBrokenProvidersTest {
 
     static Stream<String> newRules() {
         return Stream.of(ExtendRules.class, OutageRules.class, GiveUpRules.class, QueueRules.class, AdapterRules.class,
-                        LossRules.class)
+                LossRules.class)
                 .flatMap(group -> Arrays.stream(group.getDeclaredMethods()))
                 .filter(m -> m.isAnnotationPresent(org.junit.jupiter.api.Test.class))
                 .map(Method::getName).sorted();
