@@ -227,8 +227,10 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
         try {
             hook.run();
         } catch (UnsupportedOperationException e) {
-            Assertions.fail(says("the provider supplies no hook to " + kind.does() + " (" + e.getMessage()
-                    + "); supply it, or declare Capabilities.builder().lacks(Fault." + kind + ")"), e);
+            String why = e.getMessage() == null || e.getMessage().startsWith("the provider supplies no hook") ? ""
+                    : " (" + e.getMessage() + ")";
+            Assertions.fail(says("the provider supplies no hook to " + kind.does() + why
+                    + "; supply it, or declare Capabilities.builder().lacks(Fault." + kind + ")"), e);
         }
     }
 
