@@ -22,7 +22,8 @@ import org.junit.platform.testkit.engine.Events;
 /**
  * The rules added for issue 14, each shown able to fail: a reference provider broken the way a
  * real provider was wrong fails the rule, by name; the reference unbroken (polling, or queued for
- * the queue's rules) passes it. And the fault-hook policy: a hook neither supplied nor declared
+ * the queue's rules) passes it. Rules that guard the core are shown failing on the reference
+ * behind a client wrong in the core's part ({@link BrokenCoreSubject}). And the fault-hook policy: a hook neither supplied nor declared
  * lacking fails its rule; one declared lacking skips it, saying it did not run.
  */
 class NewRulesBrokenProvidersTest {
@@ -39,7 +40,11 @@ class NewRulesBrokenProvidersTest {
                 Arguments.of(GrantsARemovedWaiter.class, "optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder", SoundQueued.class),
                 Arguments.of(CancelLeavesQueueEntry.class, "required_aTimedOutWaitLeavesTheLockTakeable", SoundQueued.class),
                 Arguments.of(CancelLeavesQueueEntry.class, "required_anInterruptedWaitLeavesTheLockTakeable", SoundQueued.class),
-                Arguments.of(CancelLeavesQueueEntry.class, "required_aWaitThatFailedOnABackendErrorLeavesTheLockTakeable", SoundQueued.class));
+                Arguments.of(CancelLeavesQueueEntry.class, "required_aWaitThatFailedOnABackendErrorLeavesTheLockTakeable", SoundQueued.class),
+                // rules that guard the core: the same sound reference behind a client wrong in the core's part
+                Arguments.of(CallbacksOnAnIoThread.class, "required_lossCallbacksRunOnTheCoresWorkersAndMayBlock", Sound.class),
+                Arguments.of(CloseLeavesWaitsRunning.class, "required_closingAClientEndsItsWaitsPromptly", Sound.class),
+                Arguments.of(AsLockKeepsTheLocalLockOnError.class, "required_asLockAfterABackendErrorNeitherFakesNorWedgesTheLock", Sound.class));
     }
 
     @ParameterizedTest(name = "{0} fails {1}")
@@ -187,6 +192,27 @@ class NewRulesBrokenProvidersTest {
         @Override
         protected TckSubject subject() {
             return new ReferenceSubject(Breakage.CANCEL_LEAVES_QUEUE_ENTRY);
+        }
+    }
+
+    static final class CallbacksOnAnIoThread extends LockContract {
+        @Override
+        protected TckSubject subject() {
+            return new BrokenCoreSubject(BrokenCoreSubject.Breakage.CALLBACKS_ON_AN_IO_THREAD);
+        }
+    }
+
+    static final class CloseLeavesWaitsRunning extends LockContract {
+        @Override
+        protected TckSubject subject() {
+            return new BrokenCoreSubject(BrokenCoreSubject.Breakage.CLOSE_LEAVES_WAITS_RUNNING);
+        }
+    }
+
+    static final class AsLockKeepsTheLocalLockOnError extends LockContract {
+        @Override
+        protected TckSubject subject() {
+            return new BrokenCoreSubject(BrokenCoreSubject.Breakage.AS_LOCK_KEEPS_THE_LOCAL_LOCK_ON_ERROR);
         }
     }
 
