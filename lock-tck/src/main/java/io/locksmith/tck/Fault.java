@@ -13,7 +13,10 @@ public enum Fault {
     REMOVE_LOCK_STATE("remove a lock's state"),
     /** {@link Faults#cutConnection} with its {@link Faults#restoreConnection}. */
     CUT_CONNECTION("cut and restore a client's connection"),
-    /** {@link Faults#crash}; its default cuts the connection and closes the client. */
+    /**
+     * {@link Faults#crash}. Its default cuts the connection and closes the client, so a provider
+     * lacking {@link #CUT_CONNECTION} implements crash or declares it lacking too.
+     */
     CRASH("crash a client"),
     /** {@link Faults#restartServer()}. */
     RESTART_SERVER("restart the server"),

@@ -19,9 +19,11 @@ interface OutageRules extends Rules {
     default void required_aConnectionCutShorterThanTheLeaseLosesNothing() {
         LockContract c = contract();
         String name = c.name("blip");
-        Duration lease = c.lease().multipliedBy(4);
-        Duration cut = c.lease(); // a quarter of the lease: renewal (every third) has most of a lease left to get through
-        LockClient client = c.client();
+        // renewing every sixth of the lease, a cut of a third fails at least one renewal and leaves
+        // half the lease for one to get through after it
+        Duration lease = c.lease().multipliedBy(3);
+        Duration cut = c.lease();
+        LockClient client = c.client(b -> b.renewInterval(lease.dividedBy(6)));
         LockHandle held = client.lock(name).withLease(lease).acquire(Duration.ZERO);
         AtomicInteger callbacks = new AtomicInteger();
         held.onLost(callbacks::incrementAndGet);
