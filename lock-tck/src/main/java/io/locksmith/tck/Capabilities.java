@@ -8,7 +8,9 @@ import java.util.Set;
 /**
  * What a provider can promise, so the kit knows what to expect and how long to wait. Every lease
  * the kit uses scales from {@link #testLease()}, so a backend with a long minimum lease (Azure:
- * 15 s) still runs the kit, only more slowly.
+ * 15 s) still runs the kit, only more slowly. It also names the fault hooks the provider cannot
+ * supply ({@link Builder#lacks(Fault...)}): their rules are skipped, saying so, where a hook that is
+ * merely missing fails them.
  */
 public final class Capabilities {
 
