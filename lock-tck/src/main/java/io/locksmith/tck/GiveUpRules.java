@@ -129,10 +129,15 @@ interface GiveUpRules extends Rules {
         c.takeableAtOnce(name, "after the waiters' client was closed and the holder released it");
     }
 
-    /** @return how the future failed, within {@code max}; fails the rule if it completed normally or not at all */
+    /**
+     * @return how the future failed, within {@code max}; fails the rule if it completed normally or
+     *     not at all. Watches the future rather than blocking on it: a blocked caller may be woken
+     *     only after the future's own stages ran, and the rule times what follows from the failure.
+     */
     private static Throwable failure(LockContract c, CompletableFuture<LockHandle> f, Duration max) {
+        c.eventually(max, f::isDone, "the wait did not end");
         try {
-            LockHandle h = f.get(max.toMillis(), TimeUnit.MILLISECONDS);
+            LockHandle h = f.get(0, TimeUnit.MILLISECONDS);
             h.close();
             return org.junit.jupiter.api.Assertions.fail(c.says("the wait was expected to fail, but was granted"));
         } catch (ExecutionException e) {
