@@ -7,19 +7,23 @@ import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One client's connection to a {@link MemoryStore}. It can be cut and restored, which makes every
- * call fail as a network partition would; tests use that to check loss and crash handling.
+ * call fail as a network partition would, and its replies can be delayed, as a slow path back
+ * would; tests use that to check loss, crash and deadline handling.
  */
 final class MemoryBackend implements LockBackend, ReleaseSignals {
 
     private final MemoryStore store;
     private final String description;
     private volatile boolean severed;
+    private volatile long replyDelayNanos;
 
     MemoryBackend(MemoryStore store, String description) {
         this.store = store;
@@ -39,6 +43,14 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
         severed = false;
     }
 
+    /**
+     * Makes every call wait {@code delay} after the store answered before it returns: the store has
+     * acted, the caller learns it late. {@link Duration#ZERO} ends it.
+     */
+    void delayReplies(Duration delay) {
+        replyDelayNanos = delay.toNanos();
+    }
+
     @Override
     public String description() {
         return description;
@@ -47,7 +59,13 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         reachable(request.name());
-        return store.tryAcquire(request.key(), request.owner(), request.lease().toNanos());
+        return reply(store.tryAcquire(request.key(), request.owner(), request.lease().toNanos()));
+    }
+
+    @Override
+    public void abandon(AcquireRequest request) {
+        reachable(request.name());
+        reply(store.abandon(request.key(), request.owner()));
     }
 
     @Override
@@ -58,13 +76,13 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
             boolean renewed = store.renew(l.key(), l.owner(), l.token(), l.lease().toNanos());
             outcomes.add(renewed ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED);
         }
-        return outcomes;
+        return reply(outcomes);
     }
 
     @Override
     public boolean release(HeldLease lease) {
         reachable(lease.name());
-        return store.release(lease.key(), lease.owner(), lease.token());
+        return reply(store.release(lease.key(), lease.owner(), lease.token()));
     }
 
     @Override
@@ -76,7 +94,7 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     public Optional<io.locksmith.spi.LockInspector> inspector() {
         return Optional.of(key -> {
             reachable(key);
-            return Optional.ofNullable(store.holder(key));
+            return reply(Optional.ofNullable(store.holder(key)));
         });
     }
 
@@ -95,6 +113,21 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
         if (severed) {
             throw new LockBackendException("connection to " + description + " is cut (lock '" + lockName + "')");
         }
+        if (store.isDown()) {
+            throw new LockBackendException(description + " is restarting (lock '" + lockName + "')");
+        }
+    }
+
+    /** Hands back the store's answer once the reply delay, if any, has passed. */
+    private <T> T reply(T answer) {
+        long delay = replyDelayNanos;
+        if (delay > 0) {
+            long due = System.nanoTime() + delay;
+            for (long left; (left = due - System.nanoTime()) > 0; ) {
+                LockSupport.parkNanos(left); // the delay is the point; an interrupt does not shorten a reply's way back
+            }
+        }
+        return answer;
     }
 
     @Override

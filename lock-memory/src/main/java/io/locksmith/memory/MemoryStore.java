@@ -21,6 +21,7 @@ final class MemoryStore {
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
+    private volatile boolean down;
 
     private record Entry(String owner, long token, long expiresAt) {
         boolean expired(long now) {
@@ -87,6 +88,43 @@ final class MemoryStore {
         long now = System.nanoTime();
         return e == null || e.expired(now) ? null
                 : new io.locksmith.spi.LockInspector.HolderState(e.owner, e.token, Duration.ofNanos(e.expiresAt - now));
+    }
+
+    /** @return whether the key's owner held it and it is now free; for an attempt whose outcome is unknown */
+    boolean abandon(String key, String owner) {
+        boolean[] removed = new boolean[1];
+        entries.computeIfPresent(key, (k, e) -> {
+            removed[0] = e.owner.equals(owner);
+            return removed[0] ? null : e;
+        });
+        if (removed[0]) {
+            signal(key);
+        }
+        return removed[0];
+    }
+
+    /**
+     * Restarts the store as a lock server without persistence restarts: unreachable for
+     * {@code outage}, then back with no lock held. The token counter survives, as the fencing
+     * promise needs; waiters are signalled, as a resubscribing client would try again.
+     */
+    void restart(Duration outage) {
+        down = true;
+        try {
+            entries.clear();
+            long back = System.nanoTime() + outage.toNanos();
+            for (long left; (left = back - System.nanoTime()) > 0; ) {
+                java.util.concurrent.locks.LockSupport.parkNanos(left); // the outage's length is the point
+            }
+        } finally {
+            down = false;
+        }
+        listeners.keySet().forEach(this::signal);
+    }
+
+    /** @return whether the store is restarting, so that every call fails as at a server that is down */
+    boolean isDown() {
+        return down;
     }
 
     /** Removes a key's entry whoever holds it, as an operator (or a fault) would. */

@@ -1,12 +1,16 @@
 package io.locksmith.tck;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a provider can promise, so the kit knows what to expect and how long to wait. Every lease
  * the kit uses scales from {@link #testLease()}, so a backend with a long minimum lease (Azure:
- * 15 s) still runs the kit, only more slowly.
+ * 15 s) still runs the kit, only more slowly. It also names the fault hooks the provider cannot
+ * supply ({@link Builder#lacks(Fault...)}): their rules are skipped, saying so, where a hook that is
+ * merely missing fails them.
  */
 public final class Capabilities {
 
@@ -16,6 +20,7 @@ public final class Capabilities {
     private final boolean fifo;
     private final boolean fencingSurvivesStateRemoval;
     private final int contentionGrants;
+    private final Set<Fault> lacking;
 
     private Capabilities(Builder b) {
         this.minimumLease = b.minimumLease;
@@ -25,6 +30,7 @@ public final class Capabilities {
         this.fifo = b.fifo;
         this.fencingSurvivesStateRemoval = b.fencingSurvivesStateRemoval;
         this.contentionGrants = b.contentionGrants;
+        this.lacking = Set.copyOf(b.lacking);
     }
 
     /** @return a builder with conservative defaults */
@@ -62,10 +68,24 @@ public final class Capabilities {
         return contentionGrants;
     }
 
+    /**
+     * @param fault a fault hook
+     * @return whether the provider declared that it cannot supply the hook; the rules that need it
+     *     are then skipped, saying so, instead of failing
+     */
+    public boolean lacks(Fault fault) {
+        return lacking.contains(fault);
+    }
+
+    /** @return the fault hooks the provider declared it cannot supply */
+    public Set<Fault> lacking() {
+        return lacking;
+    }
+
     @Override
     public String toString() {
         return "Capabilities[minimumLease=" + minimumLease + ", testLease=" + testLease + ", nativeWakeUp="
-                + nativeWakeUp + ", fifo=" + fifo + ", fencingSurvivesStateRemoval=" + fencingSurvivesStateRemoval + "]";
+                + nativeWakeUp + ", fifo=" + fifo + ", fencingSurvivesStateRemoval=" + fencingSurvivesStateRemoval + ", lacks=" + lacking + "]";
     }
 
     /** Builds {@link Capabilities}. */
@@ -76,8 +96,27 @@ public final class Capabilities {
         private boolean fifo;
         private boolean fencingSurvivesStateRemoval = true;
         private int contentionGrants = 5_000;
+        private final Set<Fault> lacking = EnumSet.noneOf(Fault.class);
 
         private Builder() {}
+
+        /**
+         * Declares fault hooks the provider cannot supply. The rules that need one are reported as
+         * skipped with the reason; without this declaration a missing hook fails its rules.
+         *
+         * <pre>{@code
+         * Capabilities.builder().lacks(Fault.RESTART_SERVER, Fault.SKEW_WALL_CLOCK).build();
+         * }</pre>
+         *
+         * @param faults the hooks the provider lacks
+         * @return this builder
+         */
+        public Builder lacks(Fault... faults) {
+            for (Fault f : faults) {
+                lacking.add(Objects.requireNonNull(f, "fault"));
+            }
+            return this;
+        }
 
         /**
          * @param lease the shortest lease the provider accepts

@@ -4,8 +4,10 @@ import io.locksmith.LockClient;
 import java.time.Duration;
 
 /**
- * Fault hooks a provider supplies so the kit can check loss and crash handling. A hook left
- * unimplemented makes the rules that need it skip, and the runner reports them as skipped.
+ * Fault hooks a provider supplies so the kit can check loss, outage and crash handling. Each hook
+ * is named by a {@link Fault}. A hook left unimplemented fails the rules that need it, unless the
+ * provider declares it lacking ({@link Capabilities.Builder#lacks(Fault...)}): then those rules
+ * are reported as skipped, with the reason.
  */
 public interface Faults {
 
@@ -82,11 +84,15 @@ public interface Faults {
     }
 
     /**
-     * Moves a client's wall clock, as if its machine's clock were wrong. Providers that keep leases
-     * by the server's clock, as they must, read no client wall clock: for them this does nothing.
+     * Moves a client's wall clock, as if its machine's clock were wrong. A provider that keeps
+     * leases by the server's clock, as it must, reads no client wall clock and has nothing to
+     * move: it declares {@link Fault#SKEW_WALL_CLOCK} lacking, and the clock rule reports that it
+     * did not run (it does not pass on a hook that does nothing).
      *
      * @param client a client the kit opened
      * @param offset how far ahead (or behind, negative) its clock is
      */
-    default void skewWallClock(LockClient client, Duration offset) {}
+    default void skewWallClock(LockClient client, Duration offset) {
+        throw new UnsupportedOperationException("the provider supplies no hook to skew a client's wall clock");
+    }
 }

@@ -43,7 +43,7 @@ interface FencingRules extends Rules {
                 c.says("skipped: the provider documents that its tokens restart when state is removed"));
         String name = c.name("wiped");
         LockHandle first = c.client().lock(name).acquire(Duration.ZERO);
-        c.fault(() -> c.faults().removeLockState(name));
+        c.fault(Fault.REMOVE_LOCK_STATE, () -> c.faults().removeLockState(name));
         LockHandle second = c.client().lock(name).acquire(c.margin());
         c.check(second.fencingToken() > first.fencingToken(), "the grant after the lock's state was removed carried token "
                 + second.fencingToken() + ", not greater than " + first.fencingToken());

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.function.Executable;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class LockContract implements AcquisitionRules, ExclusionRules, ReleaseRules, RenewalRules,
-        LossRules, FencingRules, NameRules, ArgumentRules, AsyncRules {
+        LossRules, FencingRules, NameRules, ArgumentRules, AsyncRules, ExtendRules, OutageRules, GiveUpRules,
+        QueueRules, AdapterRules {
 
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     private final List<LockClient> opened = new ArrayList<>();
@@ -175,10 +176,36 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
 
     /** Checks that the condition keeps holding for {@code period}; for rules about time. */
     void throughout(Duration period, BooleanSupplier condition, String what) {
+        throughout(period, condition, () -> what);
+    }
+
+    /** As {@link #throughout(Duration, BooleanSupplier, String)}, the message made when the condition fails. */
+    void throughout(Duration period, BooleanSupplier condition, java.util.function.Supplier<String> what) {
         long end = System.nanoTime() + period.toNanos();
         while (System.nanoTime() - end < 0) {
-            check(condition.getAsBoolean(), what);
+            if (!condition.getAsBoolean()) {
+                Assertions.fail(says(what.get()));
+            }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    /**
+     * Checks that another client takes the lock within a few round trips: polled for half of
+     * the test lease, well short of the lease a stale attempt or queue entry would hold it for.
+     */
+    void takeableAtOnce(String name, String after) {
+        LockClient other = client();
+        long bound = System.nanoTime() + lease().toNanos() / 2;
+        while (true) {
+            java.util.Optional<io.locksmith.LockHandle> taken = other.lock(name).tryAcquire();
+            if (taken.isPresent()) {
+                taken.get().close();
+                return;
+            }
+            check(System.nanoTime() - bound < 0, "the lock must be takeable at once " + after + ", within a few round"
+                    + " trips, not a lease; it was still held after " + lease().toMillis() / 2 + " ms");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
     }
 
@@ -190,13 +217,27 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
         }
     }
 
-    /** Runs a fault hook; a hook the provider does not supply skips the rule, saying so. */
-    void fault(Runnable hook) {
+    /**
+     * Runs a fault hook. A hook the provider declared lacking skips the rule, saying it did not
+     * run; a hook it neither supplies nor declares lacking fails the rule: a required rule is
+     * never passed, or silently skipped, for want of a hook.
+     */
+    void fault(Fault kind, Runnable hook) {
+        requireHook(kind);
         try {
             hook.run();
         } catch (UnsupportedOperationException e) {
-            Assumptions.abort(says("skipped: " + e.getMessage()));
+            String why = e.getMessage() == null || e.getMessage().startsWith("the provider supplies no hook") ? ""
+                    : " (" + e.getMessage() + ")";
+            Assertions.fail(says("the provider supplies no hook to " + kind.does() + why
+                    + "; supply it, or declare Capabilities.builder().lacks(Fault." + kind + ")"), e);
         }
+    }
+
+    /** Skips the rule, saying so, if the provider declared it lacks the hook; for rules that need it later. */
+    void requireHook(Fault kind) {
+        Assumptions.assumeFalse(caps().lacks(kind), () -> says("skipped, did not run: the provider declares it has"
+                + " no hook to " + kind.does() + " (Fault." + kind + ")"));
     }
 
     Faults faults() {

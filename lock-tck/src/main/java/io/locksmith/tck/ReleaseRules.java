@@ -56,7 +56,7 @@ interface ReleaseRules extends Rules {
         LockClient doomed = c.client();
         LockHandle held = doomed.lock(name).acquire(Duration.ZERO);
         long crashedAt = System.nanoTime();
-        c.fault(() -> c.faults().crash(doomed));
+        c.fault(Fault.CRASH, () -> c.faults().crash(doomed));
         LockHandle next = c.client().lock(name).acquire(c.lease().plus(c.margin()));
         long tookMillis = (System.nanoTime() - crashedAt) / 1_000_000;
         c.check(next.fencingToken() > held.fencingToken(), "the next grant must carry a greater token");

@@ -1,0 +1,43 @@
+package io.locksmith.tck;
+
+/**
+ * The kit's fault hooks, one per {@link Faults} method, so that a provider can say which it
+ * cannot supply: {@code Capabilities.builder().lacks(Fault.RESTART_SERVER)}.
+ *
+ * <p>A required rule needs its hooks. A hook the provider neither supplies nor declares lacking
+ * fails the rule, saying which hook is missing; a hook declared lacking makes the rule skip,
+ * saying that it did not run and why. So a provider cannot pass a rule by leaving a hook out.
+ */
+public enum Fault {
+    /** {@link Faults#removeLockState(String)}. */
+    REMOVE_LOCK_STATE("remove a lock's state"),
+    /** {@link Faults#cutConnection} with its {@link Faults#restoreConnection}. */
+    CUT_CONNECTION("cut and restore a client's connection"),
+    /**
+     * {@link Faults#crash}. Its default cuts the connection and closes the client, so a provider
+     * lacking {@link #CUT_CONNECTION} implements crash or declares it lacking too.
+     */
+    CRASH("crash a client"),
+    /** {@link Faults#restartServer()}. */
+    RESTART_SERVER("restart the server"),
+    /** {@link Faults#delayReplies}. */
+    DELAY_REPLIES("delay a client's replies"),
+    /** {@link Faults#removeQueueEntries(String)}; only asked of providers that queue ({@link Capabilities#fifo()}). */
+    REMOVE_QUEUE_ENTRIES("remove waiters' queue entries"),
+    /**
+     * {@link Faults#skewWallClock}. A provider that reads no client wall clock, as it should not,
+     * has nothing to skew: it declares this lacking, and the clock rule reports that it did not run.
+     */
+    SKEW_WALL_CLOCK("skew a client's wall clock");
+
+    private final String does;
+
+    Fault(String does) {
+        this.does = does;
+    }
+
+    /** @return what the hook does, for messages: "restart the server" */
+    public String does() {
+        return does;
+    }
+}
