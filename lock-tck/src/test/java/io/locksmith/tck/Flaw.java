@@ -57,6 +57,15 @@ enum Flaw {
         }
     },
 
+    /** Keeps each connection's keys apart (a per-connection namespace): clients never see each other's locks. */
+    KEYS_PER_CONNECTION {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            String connection = UUID.randomUUID() + ":";
+            return new Rewritten(sound, key -> connection + key, owner -> owner);
+        }
+    },
+
     /** Cuts keys to 40 characters, as a too-narrow column silently does. */
     KEYS_TRUNCATED {
         @Override
