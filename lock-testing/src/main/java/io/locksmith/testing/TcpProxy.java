@@ -8,13 +8,22 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A loopback TCP proxy in front of one server, so a test can cut one client off as a network
  * partition would: {@link #cut()} drops the open connections and refuses new ones until
- * {@link #restore()}. The kit's {@code cutConnection} fault hook is built on it.
+ * {@link #restore()}; {@link #delayReplies(Duration)} holds back what the server sends, as a slow
+ * path back (or a client paused while its replies wait) would. The kit's {@code cutConnection} and
+ * {@code delayReplies} fault hooks are built on it.
  *
  * <pre>{@code
  * TcpProxy proxy = new TcpProxy(server.host(), server.port());
@@ -35,6 +44,16 @@ public final class TcpProxy implements AutoCloseable {
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private volatile boolean refusing;
     private volatile boolean closed;
+    private volatile long replyDelayNanos;
+    // selector thread only: the server side of each connection, and the replies it holds back
+    private final Map<SelectionKey, ArrayDeque<Reply>> held = new HashMap<>();
+    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tcp-proxy-clock");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private record Reply(byte[] bytes, long dueNanos) {}
 
     /**
      * Starts a proxy on a free loopback port.
@@ -93,6 +112,20 @@ public final class TcpProxy implements AutoCloseable {
         refusing = false;
     }
 
+    /**
+     * Holds back every byte the server sends by {@code delay} before the client gets it; requests
+     * still reach the server at once. Replies keep their order; {@link Duration#ZERO} ends the
+     * delay for what the server sends from then on (what is held back still arrives in order).
+     *
+     * @param delay how long each reply waits; zero or more
+     */
+    public void delayReplies(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative, was " + delay);
+        }
+        replyDelayNanos = delay.toNanos();
+    }
+
     private void loop() {
         ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
         while (!closed) {
@@ -142,6 +175,7 @@ public final class TcpProxy implements AutoCloseable {
         SelectionKey b = server.register(selector, SelectionKey.OP_READ);
         a.attach(b);
         b.attach(a);
+        held.put(b, new ArrayDeque<>());
     }
 
     private void pump(SelectionKey from, ByteBuffer buffer) {
@@ -154,22 +188,65 @@ public final class TcpProxy implements AutoCloseable {
                 return;
             }
             buffer.flip();
-            SocketChannel out = (SocketChannel) to.channel();
-            while (buffer.hasRemaining()) {
-                if (out.write(buffer) == 0) {
-                    Thread.onSpinWait(); // the peer's window is full; loopback drains it at once
+            ArrayDeque<Reply> replies = held.get(from);
+            long delay = replyDelayNanos;
+            if (replies != null && (delay > 0 || !replies.isEmpty())) {
+                byte[] bytes = new byte[buffer.remaining()];
+                buffer.get(bytes);
+                replies.add(new Reply(bytes, System.nanoTime() + delay));
+                if (replies.size() == 1) {
+                    flushLater(from, delay);
                 }
+                return;
             }
+            writeAll((SocketChannel) to.channel(), buffer);
         } catch (IOException e) {
             closeQuietly(from);
         }
     }
 
+    private static void writeAll(SocketChannel out, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (out.write(buffer) == 0) {
+                Thread.onSpinWait(); // the peer's window is full; loopback drains it at once
+            }
+        }
+    }
+
+    private void flushLater(SelectionKey server, long delayNanos) {
+        clock.schedule(() -> {
+            tasks.add(() -> flush(server));
+            selector.wakeup();
+        }, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Sends the held-back replies that are due, in order; runs on the selector thread. */
+    private void flush(SelectionKey server) {
+        ArrayDeque<Reply> replies = held.get(server);
+        if (replies == null || !server.isValid()) {
+            return;
+        }
+        SocketChannel out = (SocketChannel) ((SelectionKey) server.attachment()).channel();
+        long now = System.nanoTime();
+        try {
+            while (!replies.isEmpty() && replies.peek().dueNanos() - now <= 0) {
+                writeAll(out, ByteBuffer.wrap(replies.poll().bytes()));
+            }
+        } catch (IOException e) {
+            closeQuietly(server);
+            return;
+        }
+        if (!replies.isEmpty()) {
+            flushLater(server, Math.max(0, replies.peek().dueNanos() - now));
+        }
+    }
+
     /** Closes both sides of a proxied connection. */
-    private static void closeQuietly(SelectionKey key) {
+    private void closeQuietly(SelectionKey key) {
         SelectionKey peer = (SelectionKey) key.attachment();
         for (SelectionKey k : new SelectionKey[] {key, peer}) {
             if (k != null) {
+                held.remove(k);
                 k.cancel();
                 try {
                     k.channel().close();
@@ -185,6 +262,7 @@ public final class TcpProxy implements AutoCloseable {
     public void close() {
         closed = true;
         refusing = true;
+        clock.shutdownNow();
         try {
             selector.wakeup();
             for (SelectionKey k : selector.keys()) {
