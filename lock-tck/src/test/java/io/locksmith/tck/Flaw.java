@@ -25,8 +25,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One way a provider can be wrong, as a backend over a {@link MemoryServer} that is sound in
  * every other call. Each is a mistake real backends make; the kit's own tests run the rule it
- * breaks against it and expect that rule to fail ({@code BrokenProvidersTest}). {@link #NONE} is
- * the sound provider, which must pass every rule.
+ * breaks against it and expect that rule to fail ({@code BrokenProvidersTest}). {@link #NONE} and
+ * {@link #QUEUED} are the sound providers, polling and queued, which must pass every rule.
  */
 enum Flaw {
 
@@ -35,6 +35,45 @@ enum Flaw {
         @Override
         LockBackend wrap(MemoryBackend sound) {
             return sound;
+        }
+    },
+
+    /** No flaw, with a native FIFO queue: the sound queued provider. */
+    QUEUED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, false, false);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
+        }
+    },
+
+    /** Grants the newest waiter first: its queue read from the wrong end. */
+    QUEUE_FROM_THE_BACK {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, true, false);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
+        }
+    },
+
+    /** Leaves a cancelled waiter's entry in the queue, where it blocks every waiter behind it. */
+    QUEUE_CANCEL_LEAVES_ENTRY {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, false, true);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
         }
     },
 
@@ -307,6 +346,11 @@ enum Flaw {
 
     /** @return this flaw's backend over one client's sound connection */
     abstract LockBackend wrap(MemoryBackend sound);
+
+    /** @return whether the provider queues waiters natively, in arrival order as it claims */
+    boolean queues() {
+        return false;
+    }
 
     /** Removes a lock's state on the server for the kit's fault hook; the fence counter stays unless the flaw loses it. */
     void removeLockState(MemoryServer server, String key) {

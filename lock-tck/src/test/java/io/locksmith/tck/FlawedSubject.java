@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The kit's subject for a provider with one {@link Flaw} (or none): every client it opens is a
  * separate connection to one {@link MemoryServer}, and it supplies every fault hook the rules use.
- * It declares native wake-up, since the sound backend signals releases.
+ * It declares native wake-up, since the sound backend signals releases, and FIFO where the flaw's
+ * backend queues.
  */
 final class FlawedSubject implements TckSubject {
 
@@ -37,7 +38,7 @@ final class FlawedSubject implements TckSubject {
     @Override
     public Capabilities capabilities() {
         return Capabilities.builder().minimumLease(MemoryBackend.MINIMUM_LEASE).testLease(Duration.ofSeconds(1))
-                .nativeWakeUp(true).build();
+                .nativeWakeUp(true).fifo(flaw.queues()).build();
     }
 
     @Override
@@ -63,6 +64,11 @@ final class FlawedSubject implements TckSubject {
                 // the state is the server's "disk" and survives; every connection fails while it is down
                 connections.values().forEach(MemoryBackend::cut);
                 connections.values().forEach(MemoryBackend::restore);
+            }
+
+            @Override
+            public void removeQueueEntries(String key) {
+                server.clearQueue(key);
             }
 
             @Override

@@ -7,6 +7,7 @@ import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ final class MemoryServer {
     private final Map<String, Entry> entries = new HashMap<>();
     private final Map<String, Long> fences = new HashMap<>();
     private final Map<String, List<Runnable>> listeners = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> waiting = new HashMap<>();
 
     /**
      * Takes a free or expired key, or restarts the lease of the request's own owner, in one step.
@@ -95,6 +97,44 @@ final class MemoryServer {
             entries.remove(key);
         }
         fire(key);
+    }
+
+    /** Puts a waiter's entry at the end of the key's queue. */
+    synchronized void join(String key, String entry) {
+        waiting.computeIfAbsent(key, k -> new ArrayList<>()).add(entry);
+    }
+
+    /** Removes a waiter's entry from the key's queue, if it is still there. */
+    synchronized void leave(String key, String entry) {
+        waiting.getOrDefault(key, new ArrayList<>()).remove(entry);
+    }
+
+    /** @return whether the waiter's entry is still queued */
+    synchronized boolean queued(String key, String entry) {
+        return waiting.getOrDefault(key, List.of()).contains(entry);
+    }
+
+    /** Removes every waiter's entry for the key, as an operator would. */
+    synchronized void clearQueue(String key) {
+        waiting.remove(key);
+    }
+
+    /**
+     * Grants the key to the entry at the head of its queue, in one step, if the key is free; the
+     * entry leaves the queue when granted. {@code fromTheBack} reads the queue from the wrong end.
+     *
+     * @return a grant, or the holder (or the entries ahead) keeps it
+     */
+    synchronized AcquireResult acquireAsHead(AcquireRequest r, String entry, boolean fromTheBack) {
+        List<String> queue = waiting.getOrDefault(r.key(), List.of());
+        if (queue.isEmpty() || !entry.equals(queue.get(fromTheBack ? queue.size() - 1 : 0))) {
+            return Held.UNKNOWN;
+        }
+        AcquireResult result = acquire(r);
+        if (result instanceof Grant) {
+            queue.remove(entry);
+        }
+        return result;
     }
 
     /** Deletes the key's fence counter too, as a backend that keeps it in the lock's state loses it. */
