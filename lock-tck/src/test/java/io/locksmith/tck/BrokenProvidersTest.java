@@ -2,49 +2,189 @@ package io.locksmith.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import io.locksmith.LockNotHeldException;
+import io.locksmith.LockTimeoutException;
 import io.locksmith.tck.ReferenceSubject.Breakage;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The kit is tested too: each deliberately broken provider must fail the rule it breaks, by
  * name, with a message naming the provider; the same provider unbroken must pass that rule.
+ * The {@link Flaw}s are providers broken in one call each over a sound in-memory server; the
+ * sound one must pass every rule the kit has, none skipped but those its capabilities exclude.
  */
 class BrokenProvidersTest {
 
+    /** The configuration parameter that tells {@link Flawed} which flaw to run with. */
+    private static final String FLAW = "locksmith.tck.flaw";
+
+    /** Each breakage of the reference provider with a rule it must fail; "" where any failure of the rule will do. */
     static Stream<Arguments> breakages() {
         return Stream.of(
-                Arguments.of(Breakage.RELEASE_WITHOUT_OWNER_CHECK, "required_releaseAfterExpiryLeavesTheNextOwnersLock"),
-                Arguments.of(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAcrossGrantsAndClients"),
-                Arguments.of(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAfterExpiry"),
-                Arguments.of(Breakage.RENEWAL_NEVER_RUNS, "required_renewalKeepsALockHeldPastThreeLeases"),
-                Arguments.of(Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK, "required_leasesIgnoreClientWallClocks"),
-                Arguments.of(Breakage.LOSS_NEVER_REPORTED, "required_stateRemovedBehindTheHolderIsReportedLostOnce"),
-                Arguments.of(Breakage.WAITERS_NEVER_WOKEN, "required_acquireSucceedsWhenTheLockIsFreed"));
+                breaks(Breakage.RELEASE_WITHOUT_OWNER_CHECK, "required_releaseAfterExpiryLeavesTheNextOwnersLock"),
+                breaks(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAcrossGrantsAndClients"),
+                breaks(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAfterExpiry"),
+                breaks(Breakage.RENEWAL_NEVER_RUNS, "required_renewalKeepsALockHeldPastThreeLeases"),
+                Arguments.of(Breakage.RENEWAL_NEVER_RUNS, "required_extendRenewsByHand", LockNotHeldException.class,
+                        "required_extendRenewsByHand-extended' is not held"),
+                breaks(Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK, "required_leasesIgnoreClientWallClocks"),
+                breaks(Breakage.LOSS_NEVER_REPORTED, "required_stateRemovedBehindTheHolderIsReportedLostOnce"),
+                breaks(Breakage.WAITERS_NEVER_WOKEN, "required_acquireSucceedsWhenTheLockIsFreed"));
+    }
+
+    private static Arguments breaks(Breakage breakage, String rule) {
+        return Arguments.of(breakage, rule, AssertionFailedError.class, "");
+    }
+
+    /**
+     * Each flaw with a rule it must fail and a phrase of the failure that shows it failed for that
+     * flaw. Where the rule fails by the library's own exception rather than its assertion, the
+     * exception's type is given: the lock's name in its message still carries the rule.
+     */
+    static Stream<Arguments> flaws() {
+        return Stream.of(
+                fails(Flaw.KEYS_TRUNCATED, "required_distinctNamesAreIndependent", LockTimeoutException.class,
+                        "required_distinctNamesAreIndependent-b' is still held by another owner"),
+                fails(Flaw.KEYS_TRUNCATED, "required_unusualNamesAreDistinctAndUsable", "must be usable and distinct"),
+                fails(Flaw.KEYS_ESCAPED_LOSSILY, "required_unusualNamesAreDistinctAndUsable", "must be usable and distinct"),
+                fails(Flaw.KEYS_PER_CONNECTION, "required_tryAcquireOnAHeldLockReturnsEmptyAtOnce",
+                        "held by another client must return empty"),
+                fails(Flaw.OWNER_IS_THE_CLIENT, "required_locksAreNotReentrant", "must not be granted"),
+                fails(Flaw.FIRST_ATTEMPT_REFUSED, "required_tryAcquireTakesAFreeLock", "of a free lock must grant it"),
+                fails(Flaw.WAITS_WHILE_HELD, "required_tryAcquireOnAHeldLockReturnsEmptyAtOnce", "must not wait"),
+                fails(Flaw.WAITS_WHILE_HELD, "required_acquireTimesOutWithinABound", "acquire hung"),
+                fails(Flaw.WAITS_WHILE_HELD, "required_anInterruptStopsAWaitingAcquire", "an interrupted acquire must return"),
+                fails(Flaw.ATTEMPT_NEVER_ANSWERS, "required_acquireAsyncCompletes", "of a free lock must complete"),
+                fails(Flaw.RELEASE_KEEPS_THE_KEY, "required_closingAClientReleasesItsLocks", "must release its locks at once"),
+                fails(Flaw.LEASE_IN_SECONDS, "required_aCrashedHoldersLockIsFreeWithinItsLeasePlusAMargin",
+                        LockTimeoutException.class, "-crash' is still held by another owner"),
+                fails(Flaw.RENEWS_ONLY_A_HUNDRED, "required_aThousandLocksStayHeldByOneClient", "must stay held on the server"),
+                fails(Flaw.THREAD_PER_LOCK, "required_aThousandLocksStayHeldByOneClient", "renewal needs no thread per lock"),
+                fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_connectionCutPastTheLeaseLosesTheLock",
+                        "must be told it lost the lock"),
+                fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_aStalledHolderIsNotHeldOnceItsLocalDeadlinePasses",
+                        "isHeld() must be false as soon as the lease's deadline has passed"),
+                fails(Flaw.FENCE_IN_LOCK_STATE, "required_tokensIncreaseAfterTheLocksStateWasRemoved", "carried token 1"),
+                fails(Flaw.LEASE_LIMITS_UNDECLARED, "required_aLeaseTheBackendCannotHonourIsRejected",
+                        "shorter than the provider's minimum must be rejected"),
+                fails(Flaw.SIGNALS_NEVER_FIRE, "optional_waiterIsWokenPromptlyOnRelease", "not done after 30000 ms"),
+                fails(Flaw.QUEUE_FROM_THE_BACK, "optional_waitersAreGrantedInArrivalOrder", "must be granted in arrival order"),
+                fails(Flaw.QUEUE_CANCEL_LEAVES_ENTRY, "required_cancellingAcquireAsyncStopsTheWait",
+                        LockTimeoutException.class, "-cancel' is still held by another owner"),
+                fails(Flaw.QUEUE_CANCEL_LEAVES_ENTRY, "required_aGrantThatRacesACancellationIsReleased",
+                        "a grant that raced a cancellation must be released"));
+    }
+
+    /**
+     * Providers with no mutual exclusion that {@code required_mutualExclusionUnderContention} does
+     * not catch yet: its holders leave their critical section within nanoseconds, so overlapping
+     * grants rarely meet, and with as many clients as names each name always goes through the same
+     * client, so exclusion across clients is never exercised. See docs/tck.md, "Rules shown breakable".
+     */
+    static Stream<Arguments> exclusionFlaws() {
+        return Stream.of(
+                fails(Flaw.CHECK_THEN_SET, "required_mutualExclusionUnderContention", "overlapped another holder"),
+                fails(Flaw.KEYS_PER_CONNECTION, "required_mutualExclusionUnderContention", "overlapped another holder"));
+    }
+
+    private static Arguments fails(Flaw flaw, String rule, String because) {
+        return Arguments.of(flaw, rule, AssertionFailedError.class, because);
+    }
+
+    private static Arguments fails(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
+        return Arguments.of(flaw, rule, type, because);
+    }
+
+    @ParameterizedTest(name = "{0} fails {1}")
+    @MethodSource("flaws")
+    void aFlawedProviderFailsTheRuleItBreaks(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
+        assertFailsFor(flaw, rule, type, because);
+    }
+
+    @Disabled("ExclusionRules must hold each grant for a moment and mix clients per name first (docs/tck.md)")
+    @ParameterizedTest(name = "{0} fails {1}")
+    @MethodSource("exclusionFlaws")
+    void aProviderWithoutExclusionFailsTheExclusionRule(Flaw flaw, String rule, Class<? extends Throwable> type,
+            String because) {
+        assertFailsFor(flaw, rule, type, because);
+    }
+
+    private static void assertFailsFor(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
+        Events broken = EngineTestKit.engine("junit-jupiter").configurationParameter(FLAW, flaw.name())
+                .selectors(selectMethod(Flawed.class, rule)).execute().testEvents();
+        assertFails(broken, "flawed/" + flaw, rule, type, because);
+    }
+
+    /** The rule failed once, with the given type and phrase; by its own assertion, naming the provider and rule. */
+    private static void assertFails(Events broken, String provider, String rule, Class<? extends Throwable> type,
+            String because) {
+        assertEquals(1, broken.failed().count(), provider + " must fail " + rule + ": " + describe(broken));
+        Throwable why = cause(broken).orElseThrow();
+        assertTrue(type.isInstance(why), rule + " must fail on " + provider + " with " + type.getSimpleName()
+                + ", failed with " + why);
+        String message = String.valueOf(why.getMessage());
+        if (type == AssertionFailedError.class) {
+            assertTrue(message.contains("[" + provider + "] " + rule + ": "),
+                    "the failure must name the provider and the rule: " + message);
+        }
+        assertTrue(message.contains(because), rule + " must fail on " + provider + " because of it (\"" + because
+                + "\"), failed with: " + message);
+    }
+
+    static Stream<Arguments> soundProviders() {
+        return Stream.of(
+                Arguments.of(Flaw.NONE, List.of("optional_waitersAreGrantedInArrivalOrder")),
+                Arguments.of(Flaw.QUEUED, List.of()));
+    }
+
+    @ParameterizedTest(name = "{0} passes every rule")
+    @MethodSource("soundProviders")
+    void theSoundProvidersPassEveryRule(Flaw sound, List<String> excluded) {
+        Events run = EngineTestKit.engine("junit-jupiter").configurationParameter(FLAW, sound.name())
+                .selectors(selectClass(Flawed.class)).execute().testEvents();
+        assertEquals(0, run.failed().count(), "the sound provider " + sound + " must pass every rule: " + describe(run));
+        List<String> skipped = run.aborted().stream().map(BrokenProvidersTest::rule).toList();
+        assertEquals(excluded, skipped, "only the rules its capabilities exclude may skip on " + sound);
+        assertTrue(run.succeeded().count() >= 30, sound + " ran " + run.succeeded().count() + " rules");
     }
 
     @ParameterizedTest(name = "{0} fails {1}")
     @MethodSource("breakages")
-    void aBrokenProviderFailsTheRuleItBreaks(Breakage breakage, String rule) {
-        Events broken = run(contractFor(breakage), rule);
-        assertEquals(1, broken.failed().count(), breakage + " must fail " + rule);
-        Optional<Throwable> why = broken.failed().stream().findFirst()
-                .flatMap(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class))
-                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable);
-        assertTrue(why.isPresent() && why.get().getMessage().contains("[reference/" + breakage + "] " + rule),
-                "the failure must name the provider and the rule: " + why.map(Throwable::getMessage).orElse("none"));
-
+    void aBrokenProviderFailsTheRuleItBreaks(Breakage breakage, String rule, Class<? extends Throwable> type,
+            String because) {
+        assertFails(run(contractFor(breakage), rule), "reference/" + breakage, rule, type, because);
         Events sound = run(Sound.class, rule);
         assertEquals(1, sound.succeeded().count(), "the unbroken provider must pass " + rule + ": " + describe(sound));
+    }
+
+    private static Optional<Throwable> cause(Events failed) {
+        return failed.failed().stream().findFirst()
+                .flatMap(e -> e.getPayload(TestExecutionResult.class))
+                .flatMap(TestExecutionResult::getThrowable);
+    }
+
+    private static String rule(Event e) {
+        return e.getTestDescriptor().getSource().filter(org.junit.platform.engine.support.descriptor.MethodSource.class::isInstance)
+                .map(s -> ((org.junit.platform.engine.support.descriptor.MethodSource) s).getMethodName()).orElse(e.getTestDescriptor().getDisplayName());
     }
 
     private static Events run(Class<? extends LockContract> contract, String rule) {
@@ -55,7 +195,8 @@ class BrokenProvidersTest {
     }
 
     private static String describe(Events events) {
-        return events.failed().stream().map(Event::toString).toList().toString();
+        return events.failed().stream().map(e -> rule(e) + ": " + e.getPayload(TestExecutionResult.class)
+                .flatMap(TestExecutionResult::getThrowable).map(Throwable::toString).orElse("?")).toList().toString();
     }
 
     private static Class<? extends LockContract> contractFor(Breakage breakage) {
@@ -72,6 +213,35 @@ class BrokenProvidersTest {
     }
 
     // One contract per provider, nested so that the build's own test run does not pick them up.
+
+    /** The contract against the {@link Flaw} named by the configuration parameter {@value #FLAW}. */
+    @ExtendWith(ChosenFlaw.class)
+    static final class Flawed extends LockContract {
+        private final Flaw flaw;
+
+        Flawed(Flaw flaw) {
+            this.flaw = flaw;
+        }
+
+        @Override
+        protected TckSubject subject() {
+            return new FlawedSubject(flaw);
+        }
+    }
+
+    /** Hands {@link Flawed} the flaw its run was started with. */
+    static final class ChosenFlaw implements ParameterResolver {
+        @Override
+        public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+            return parameter.getParameter().getType() == Flaw.class;
+        }
+
+        @Override
+        public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+            return Flaw.valueOf(context.getConfigurationParameter(FLAW)
+                    .orElseThrow(() -> new IllegalStateException("run Flawed with the parameter " + FLAW)));
+        }
+    }
 
     static final class Sound extends LockContract {
         @Override

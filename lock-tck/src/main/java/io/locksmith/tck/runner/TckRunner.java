@@ -12,12 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -28,8 +24,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * java -jar lock-tck-VERSION-runner.jar --provider my-provider.jar --uri mine://host [--lease 5s]
  * </pre>
  *
- * <p>Prints one line per rule (passed, failed with the reason, or skipped with the reason) and
- * exits 0 if no rule failed, 1 if one did, 2 on bad arguments.
+ * <p>Prints a line per rule as it finishes (passed, failed with the reason, or skipped with the
+ * reason, and how long it took), then a summary, and exits 0 if every required rule passed, 1 if
+ * one failed or was skipped (a required rule the provider cannot run is not shown to be kept), 2
+ * on bad arguments.
  */
 public final class TckRunner {
 
@@ -48,9 +46,9 @@ public final class TckRunner {
      * Runs the kit and returns the exit code instead of exiting.
      *
      * @param args the command line
-     * @param out where the table goes
+     * @param out where the lines per rule and the summary go, as the rules finish
      * @param err where usage errors go
-     * @return 0 if every rule passed or was skipped, 1 if one failed, 2 on bad arguments
+     * @return 0 if every required rule passed, 1 if one failed or was skipped, 2 on bad arguments
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> props = new TreeMap<>();
@@ -94,11 +92,10 @@ public final class TckRunner {
     private static int execute(PrintStream out) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(UriContract.class)).build();
-        Results results = new Results();
+        RuleReport report = new RuleReport(out);
         Launcher launcher = LauncherFactory.create();
-        launcher.execute(request, results);
-        results.print(out);
-        return results.failed > 0 || results.rows.isEmpty() ? 1 : 0;
+        launcher.execute(request, report);
+        return report.failed() || report.empty() ? 1 : 0;
     }
 
     private static String value(String[] args, int i, String option) {
@@ -133,51 +130,8 @@ public final class TckRunner {
                   --min-lease D      the provider's shortest lease (default 1ms)
                   --wakeup           the provider wakes waiters on release (runs the wake-up rule)
                   --fifo             the provider grants waiters in arrival order (runs the FIFO rule)
-                exit codes: 0 every rule passed or was skipped, 1 a rule failed, 2 bad arguments""";
-    }
-
-    /** Collects one row per rule. */
-    private static final class Results implements TestExecutionListener {
-        private final Map<String, String[]> rows = new TreeMap<>();
-        private int failed;
-
-        @Override
-        public void executionSkipped(TestIdentifier test, String reason) {
-            row(test, "skipped", reason);
-        }
-
-        @Override
-        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-            if (test.isContainer()) {
-                result.getThrowable().ifPresent(t -> {
-                    failed++;
-                    rows.put("(setup)", new String[] {"FAILED", String.valueOf(t)});
-                });
-                return;
-            }
-            switch (result.getStatus()) {
-                case SUCCESSFUL -> row(test, "passed", "");
-                case ABORTED -> row(test, "skipped", result.getThrowable().map(Throwable::getMessage).orElse(""));
-                default -> {
-                    failed++;
-                    row(test, "FAILED", result.getThrowable().map(String::valueOf).orElse(""));
-                }
-            }
-        }
-
-        private void row(TestIdentifier test, String status, String reason) {
-            String rule = test.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast)
-                    .map(MethodSource::getMethodName).orElse(test.getDisplayName());
-            rows.put(rule, new String[] {status, reason == null ? "" : reason.replace('\n', ' ')});
-        }
-
-        void print(PrintStream out) {
-            int width = rows.keySet().stream().mapToInt(String::length).max().orElse(4);
-            out.printf("%-" + width + "s  %-7s  %s%n", "rule", "result", "reason");
-            rows.forEach((rule, r) -> out.printf("%-" + width + "s  %-7s  %s%n", rule, r[0], r[1]));
-            long passed = rows.values().stream().filter(r -> r[0].equals("passed")).count();
-            long skipped = rows.values().stream().filter(r -> r[0].equals("skipped")).count();
-            out.printf("%d passed, %d failed, %d skipped%n", passed, failed, skipped);
-        }
+                prints a line per rule as it finishes: its name, result, time and the reason
+                exit codes: 0 every required rule passed (optional ones passed or were skipped),
+                            1 a rule failed or a required rule was skipped, 2 bad arguments""";
     }
 }

@@ -1,0 +1,359 @@
+package io.locksmith.tck;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.ReleaseSignals;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One way a provider can be wrong, as a backend over a {@link MemoryServer} that is sound in
+ * every other call. Each is a mistake real backends make; the kit's own tests run the rule it
+ * breaks against it and expect that rule to fail ({@code BrokenProvidersTest}). {@link #NONE} and
+ * {@link #QUEUED} are the sound providers, polling and queued, which must pass every rule.
+ */
+enum Flaw {
+
+    /** No flaw: the sound provider. */
+    NONE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound;
+        }
+    },
+
+    /** No flaw, with a native FIFO queue: the sound queued provider. */
+    QUEUED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, false, false);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
+        }
+    },
+
+    /** Grants the newest waiter first: its queue read from the wrong end. */
+    QUEUE_FROM_THE_BACK {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, true, false);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
+        }
+    },
+
+    /** Leaves a cancelled waiter's entry in the queue, where it blocks every waiter behind it. */
+    QUEUE_CANCEL_LEAVES_ENTRY {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new QueuedBackend(sound, false, true);
+        }
+
+        @Override
+        boolean queues() {
+            return true;
+        }
+    },
+
+    /** Reads the holder, then writes its own entry in a second round trip (GET, then SET without NX). */
+    CHECK_THEN_SET {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    sound.reachable(r.name());
+                    MemoryServer.Entry holder = sound.server().holder(r.key());
+                    if (holder != null && !holder.owner().equals(r.owner())) {
+                        return Held.UNKNOWN;
+                    }
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50)); // the round trip between the two
+                    return sound.server().overwrite(r);
+                }
+            };
+        }
+    },
+
+    /** Keeps each connection's keys apart (a per-connection namespace): clients never see each other's locks. */
+    KEYS_PER_CONNECTION {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            String connection = UUID.randomUUID() + ":";
+            return new Rewritten(sound, key -> connection + key, owner -> owner);
+        }
+    },
+
+    /** Cuts keys to 40 characters, as a too-narrow column silently does. */
+    KEYS_TRUNCATED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new Rewritten(sound, key -> key.length() <= 40 ? key : key.substring(0, 40), owner -> owner);
+        }
+    },
+
+    /** Escapes characters a store refuses to one replacement: {@code a/b}, {@code a:b} and {@code a_b} collide. */
+    KEYS_ESCAPED_LOSSILY {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new Rewritten(sound, key -> key.replaceAll("[/\\\\:*?]", "_"), owner -> owner);
+        }
+    },
+
+    /** Stores the client's id as the owner, so a second acquisition by the same client is "its own grant". */
+    OWNER_IS_THE_CLIENT {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            String client = UUID.randomUUID().toString();
+            return new Rewritten(sound, key -> key, owner -> client);
+        }
+    },
+
+    /** The first attempt on a key creates its row and answers as if the key were held. */
+    FIRST_ATTEMPT_REFUSED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    return seen.add(r.key()) ? Held.UNKNOWN : sound.tryAcquire(r);
+                }
+            };
+        }
+    },
+
+    /**
+     * On a held key, answers only after a 5 s lock wait (a row lock taken without NOWAIT), and a
+     * thread interrupted meanwhile keeps waiting with its interrupt cleared, as some drivers do.
+     */
+    WAITS_WHILE_HELD {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    AcquireResult result = sound.tryAcquire(r);
+                    if (result instanceof Held) {
+                        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                            LockSupport.parkNanos(left);
+                            Thread.interrupted(); // the flaw: the interrupt is swallowed
+                        }
+                    }
+                    return result;
+                }
+            };
+        }
+    },
+
+    /** Sets no operation timeout: an attempt never answers until the client is closed. */
+    ATTEMPT_NEVER_ANSWERS {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            CountDownLatch closed = new CountDownLatch(1);
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    try {
+                        closed.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new LockBackendException(description() + ": no answer for lock '" + r.name() + "'");
+                }
+
+                @Override
+                public void close() {
+                    closed.countDown();
+                }
+            };
+        }
+    },
+
+    /** Answers that it released, and leaves the key until its lease runs out. */
+    RELEASE_KEEPS_THE_KEY {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public boolean release(HeldLease lease) {
+                    sound.reachable(lease.name());
+                    return true;
+                }
+            };
+        }
+    },
+
+    /** Takes the lease's milliseconds for seconds (PX and EX mixed up): a crashed holder blocks for 1,000 leases. */
+    LEASE_IN_SECONDS {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    return sound.tryAcquire(new AcquireRequest(r.key(), r.name(), r.owner(), r.lease().multipliedBy(1000)));
+                }
+
+                @Override
+                public List<RenewOutcome> renew(List<HeldLease> leases) {
+                    return sound.renew(leases.stream().map(l -> new HeldLease(l.key(), l.name(), l.owner(), l.token(),
+                            l.lease().multipliedBy(1000), l.attachment())).toList());
+                }
+            };
+        }
+    },
+
+    /** Renews the first 100 leases of a batch (an argument limit) and answers "renewed" for all. */
+    RENEWS_ONLY_A_HUNDRED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public List<RenewOutcome> renew(List<HeldLease> leases) {
+                    List<RenewOutcome> out = new ArrayList<>(sound.renew(leases.subList(0, Math.min(100, leases.size()))));
+                    out.addAll(Collections.nCopies(leases.size() - out.size(), RenewOutcome.RENEWED));
+                    return out;
+                }
+            };
+        }
+    },
+
+    /** Keeps a thread per held lock (a keep-alive per grant): a second renewal core. */
+    THREAD_PER_LOCK {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            Map<String, Thread> keepAlives = new ConcurrentHashMap<>();
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    AcquireResult result = sound.tryAcquire(r);
+                    if (result instanceof Grant) {
+                        Thread t = new Thread(() -> {
+                            while (!Thread.currentThread().isInterrupted()) {
+                                LockSupport.park();
+                            }
+                        }, "keep-alive " + r.key());
+                        t.setDaemon(true);
+                        t.start();
+                        keepAlives.put(r.owner(), t);
+                    }
+                    return result;
+                }
+
+                @Override
+                public boolean release(HeldLease lease) {
+                    Optional.ofNullable(keepAlives.remove(lease.owner())).ifPresent(Thread::interrupt);
+                    return sound.release(lease);
+                }
+
+                @Override
+                public void close() {
+                    keepAlives.values().forEach(Thread::interrupt);
+                }
+            };
+        }
+    },
+
+    /** Answers "renewed" when it could not reach the server (a client library's optimistic reply). */
+    RENEWS_WHILE_UNREACHABLE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public List<RenewOutcome> renew(List<HeldLease> leases) {
+                    try {
+                        return sound.renew(leases);
+                    } catch (LockBackendException e) {
+                        return Collections.nCopies(leases.size(), RenewOutcome.RENEWED);
+                    }
+                }
+            };
+        }
+    },
+
+    /** Keeps the fence counter in the lock's own state, so removing the state restarts the tokens. */
+    FENCE_IN_LOCK_STATE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound;
+        }
+
+        @Override
+        void removeLockState(MemoryServer server, String key) {
+            server.remove(key);
+            server.forgetFence(key);
+        }
+    },
+
+    /** Declares neither its minimum lease nor its maximum: every lease is accepted, and kept or not. */
+    LEASE_LIMITS_UNDECLARED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public Duration minimumLease() {
+                    return Duration.ofNanos(1);
+                }
+
+                @Override
+                public Duration maximumLease() {
+                    return Duration.ofSeconds(Long.MAX_VALUE);
+                }
+            };
+        }
+    },
+
+    /** Subscribes to release signals that never fire, and never tells the holder's remaining lease. */
+    SIGNALS_NEVER_FIRE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    AcquireResult result = sound.tryAcquire(r);
+                    return result instanceof Held ? Held.UNKNOWN : result;
+                }
+
+                @Override
+                public Optional<ReleaseSignals> releaseSignals() {
+                    return Optional.of((key, onRelease) -> () -> {});
+                }
+            };
+        }
+    };
+
+    /** @return this flaw's backend over one client's sound connection */
+    abstract LockBackend wrap(MemoryBackend sound);
+
+    /** @return whether the provider queues waiters natively, in arrival order as it claims */
+    boolean queues() {
+        return false;
+    }
+
+    /** Removes a lock's state on the server for the kit's fault hook; the fence counter stays unless the flaw loses it. */
+    void removeLockState(MemoryServer server, String key) {
+        server.remove(key);
+    }
+}

@@ -1,0 +1,80 @@
+package io.locksmith.tck;
+
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The kit's subject for a provider with one {@link Flaw} (or none): every client it opens is a
+ * separate connection to one {@link MemoryServer}, and it supplies every fault hook the rules use.
+ * It declares native wake-up, since the sound backend signals releases, and FIFO where the flaw's
+ * backend queues.
+ */
+final class FlawedSubject implements TckSubject {
+
+    private final Flaw flaw;
+    private final MemoryServer server = new MemoryServer();
+    private final Map<LockClient, MemoryBackend> connections = new ConcurrentHashMap<>();
+
+    FlawedSubject(Flaw flaw) {
+        this.flaw = flaw;
+    }
+
+    @Override
+    public String name() {
+        return "flawed/" + flaw;
+    }
+
+    @Override
+    public LockClient newClient(LockOptions options) {
+        MemoryBackend connection = new MemoryBackend(server, "flawed://" + flaw);
+        LockClient client = LockClient.of(events -> flaw.wrap(connection), options);
+        connections.put(client, connection);
+        return client;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return Capabilities.builder().minimumLease(MemoryBackend.MINIMUM_LEASE).testLease(Duration.ofSeconds(1))
+                .nativeWakeUp(true).fifo(flaw.queues()).build();
+    }
+
+    @Override
+    public Faults faults() {
+        return new Faults() {
+            @Override
+            public void removeLockState(String key) {
+                flaw.removeLockState(server, key);
+            }
+
+            @Override
+            public void cutConnection(LockClient client) {
+                connections.get(client).cut();
+            }
+
+            @Override
+            public void restoreConnection(LockClient client) {
+                connections.get(client).restore();
+            }
+
+            @Override
+            public void restartServer() {
+                // the state is the server's "disk" and survives; every connection fails while it is down
+                connections.values().forEach(MemoryBackend::cut);
+                connections.values().forEach(MemoryBackend::restore);
+            }
+
+            @Override
+            public void removeQueueEntries(String key) {
+                server.clearQueue(key);
+            }
+
+            @Override
+            public void delayReplies(LockClient client, Duration delay) {
+                connections.get(client).delayReplies(delay);
+            }
+        };
+    }
+}

@@ -1,0 +1,103 @@
+package io.locksmith.tck;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.ReleaseSignals;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One client's sound connection to a {@link MemoryServer}: every primitive is the server's atomic
+ * step, and a release wakes waiters. {@link #cut} makes every call fail as an unreachable server
+ * would, until {@link #restore}; {@link #delayReplies} holds each answer back after the server acted.
+ */
+final class MemoryBackend implements LockBackend {
+
+    /** The shortest lease it keeps: longer than 1 ms, so that the kit's too-short lease exists. */
+    static final Duration MINIMUM_LEASE = Duration.ofMillis(100);
+
+    private final MemoryServer server;
+    private final String description;
+    private volatile boolean cut;
+    private volatile long replyDelayNanos;
+
+    MemoryBackend(MemoryServer server, String description) {
+        this.server = server;
+        this.description = description;
+    }
+
+    MemoryServer server() {
+        return server;
+    }
+
+    void cut() {
+        cut = true;
+    }
+
+    void restore() {
+        cut = false;
+    }
+
+    void delayReplies(Duration delay) {
+        replyDelayNanos = delay.toNanos();
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Duration minimumLease() {
+        return MINIMUM_LEASE;
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest request) {
+        reachable(request.name());
+        return replied(server.acquire(request));
+    }
+
+    @Override
+    public List<RenewOutcome> renew(List<HeldLease> leases) {
+        reachable(leases.get(0).name());
+        return replied(leases.stream().map(server::renew).toList());
+    }
+
+    @Override
+    public boolean release(HeldLease lease) {
+        reachable(lease.name());
+        return replied(server.release(lease));
+    }
+
+    @Override
+    public Optional<ReleaseSignals> releaseSignals() {
+        return Optional.of((key, onRelease) -> server.listen(key, onRelease)::run);
+    }
+
+    /** Fails as a call to an unreachable server does; the broken providers use it too. */
+    void reachable(String lock) {
+        if (cut) {
+            throw new LockBackendException(description + ": connection cut while working on lock '" + lock + "'");
+        }
+    }
+
+    /** The way back from the server: where {@link #delayReplies} makes time pass, as a slow network does. */
+    private <T> T replied(T answer) {
+        long until = System.nanoTime() + replyDelayNanos;
+        for (long left = replyDelayNanos; left > 0 && !Thread.currentThread().isInterrupted();
+                left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+        return answer;
+    }
+
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,51 @@
+package io.locksmith.tck;
+
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.ReleaseSignals;
+import io.locksmith.spi.RenewOutcome;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * A backend that stores every key and owner the core gives it as something else before the sound
+ * connection sees it: the broken providers whose mapping is not one-to-one (truncated or lossily
+ * escaped keys, the client's id for an owner) share it.
+ */
+final class Rewritten extends ForwardingBackend {
+
+    private final UnaryOperator<String> key;
+    private final UnaryOperator<String> owner;
+
+    Rewritten(MemoryBackend sound, UnaryOperator<String> key, UnaryOperator<String> owner) {
+        super(sound);
+        this.key = key;
+        this.owner = owner;
+    }
+
+    @Override
+    public AcquireResult tryAcquire(AcquireRequest r) {
+        return sound.tryAcquire(new AcquireRequest(key.apply(r.key()), r.name(), owner.apply(r.owner()), r.lease()));
+    }
+
+    @Override
+    public List<RenewOutcome> renew(List<HeldLease> leases) {
+        return sound.renew(leases.stream().map(this::rewrite).toList());
+    }
+
+    @Override
+    public boolean release(HeldLease lease) {
+        return sound.release(rewrite(lease));
+    }
+
+    @Override
+    public Optional<ReleaseSignals> releaseSignals() {
+        return sound.releaseSignals().map(signals -> (k, onRelease) -> signals.subscribe(key.apply(k), onRelease));
+    }
+
+    private HeldLease rewrite(HeldLease l) {
+        return new HeldLease(key.apply(l.key()), l.name(), owner.apply(l.owner()), l.token(), l.lease(), l.attachment());
+    }
+}
