@@ -74,7 +74,9 @@ final class QueuedAcquisition {
         }
         ticket = t;
         t.granted().whenComplete((grant, failure) -> granted(t, grant, failure));
-        if (result.isDone()) {
+        // a ticket granted at once may already be this wait's handle: only a waiting entry is
+        // cancelled, never a granted one (cancelling deletes the entry, and with it the lock)
+        if (result.isDone() && !t.granted().isDone()) {
             t.cancel();
         }
     }

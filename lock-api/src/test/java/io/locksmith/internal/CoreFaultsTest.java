@@ -325,4 +325,16 @@ class CoreFaultsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("both waiters back off; neither waits for a signal")
                 .isLessThan(Duration.ofSeconds(5));
     }
+
+    @Test
+    void aTicketGrantedAtOnceIsNeverCancelledUnderItsHandle() {
+        backend.queued = true;
+        backend.grantAtEnqueue = true;
+        for (int i = 0; i < 300; i++) {
+            LockHandle h = client.lock("a" + i).acquire(Duration.ofSeconds(10));
+            assertThat(backend.cancelled).as("a granted ticket is the handle's lock: cancelling it would free it")
+                    .hasValue(0);
+            h.close();
+        }
+    }
 }

@@ -38,6 +38,8 @@ final class TestBackend implements LockBackend {
     volatile CountDownLatch stallAcquire;
     volatile CountDownLatch stalled = new CountDownLatch(1);
     volatile boolean queued;
+    /** A queue that grants a free key in the enqueue call itself, as etcd's put of the lowest key does. */
+    volatile boolean grantAtEnqueue;
     final Map<String, CompletableFuture<Grant>> waiting = new ConcurrentHashMap<>();
     final AtomicInteger cancelled = new AtomicInteger();
     volatile Duration minimumLease = Duration.ofMillis(1);
@@ -170,6 +172,9 @@ final class TestBackend implements LockBackend {
         return Optional.of(request -> {
             enqueueCalls.incrementAndGet();
             CompletableFuture<Grant> f = new CompletableFuture<>();
+            if (grantAtEnqueue && owners.putIfAbsent(request.key(), request.owner()) == null) {
+                f.complete(Grant.of(tokens.incrementAndGet()));
+            }
             waiting.put(request.owner(), f);
             return new QueuedAcquirer.Ticket() {
                 @Override
