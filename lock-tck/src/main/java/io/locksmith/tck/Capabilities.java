@@ -19,6 +19,7 @@ public final class Capabilities {
     private final boolean nativeWakeUp;
     private final boolean fifo;
     private final boolean fencingSurvivesStateRemoval;
+    private final boolean fencingSurvivesRestart;
     private final int contentionGrants;
     private final Set<Fault> lacking;
 
@@ -29,6 +30,7 @@ public final class Capabilities {
         this.nativeWakeUp = b.nativeWakeUp;
         this.fifo = b.fifo;
         this.fencingSurvivesStateRemoval = b.fencingSurvivesStateRemoval;
+        this.fencingSurvivesRestart = b.fencingSurvivesRestart;
         this.contentionGrants = b.contentionGrants;
         this.lacking = Set.copyOf(b.lacking);
     }
@@ -63,6 +65,14 @@ public final class Capabilities {
         return fencingSurvivesStateRemoval;
     }
 
+    /**
+     * @return whether fencing tokens keep increasing across a server restart ({@link Faults#restartServer()});
+     *     a server that keeps no data on disk (Redis without persistence) starts its counters again
+     */
+    public boolean fencingSurvivesRestart() {
+        return fencingSurvivesRestart;
+    }
+
     /** @return how many grants the mutual-exclusion rule makes; at least 5,000 */
     public int contentionGrants() {
         return contentionGrants;
@@ -85,7 +95,8 @@ public final class Capabilities {
     @Override
     public String toString() {
         return "Capabilities[minimumLease=" + minimumLease + ", testLease=" + testLease + ", nativeWakeUp="
-                + nativeWakeUp + ", fifo=" + fifo + ", fencingSurvivesStateRemoval=" + fencingSurvivesStateRemoval + ", lacks=" + lacking + "]";
+                + nativeWakeUp + ", fifo=" + fifo + ", fencingSurvivesStateRemoval=" + fencingSurvivesStateRemoval
+                + ", fencingSurvivesRestart=" + fencingSurvivesRestart + ", lacks=" + lacking + "]";
     }
 
     /** Builds {@link Capabilities}. */
@@ -95,6 +106,7 @@ public final class Capabilities {
         private boolean nativeWakeUp;
         private boolean fifo;
         private boolean fencingSurvivesStateRemoval = true;
+        private boolean fencingSurvivesRestart = true;
         private int contentionGrants = 5_000;
         private final Set<Fault> lacking = EnumSet.noneOf(Fault.class);
 
@@ -160,6 +172,16 @@ public final class Capabilities {
          */
         public Builder fencingSurvivesStateRemoval(boolean survives) {
             this.fencingSurvivesStateRemoval = survives;
+            return this;
+        }
+
+        /**
+         * @param survives whether tokens keep increasing across a server restart; say {@code false}
+         *     only where the provider's docs say when tokens restart
+         * @return this builder
+         */
+        public Builder fencingSurvivesRestart(boolean survives) {
+            this.fencingSurvivesRestart = survives;
             return this;
         }
 

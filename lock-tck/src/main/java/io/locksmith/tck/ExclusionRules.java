@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** At most one holder per name, under contention from many threads over several clients. */
@@ -20,6 +22,7 @@ interface ExclusionRules extends Rules {
     int THREADS = 8;
     int CLIENTS = 4;
     int NAMES = 4;
+    long MAX_HOLD_NANOS = 100_000;
 
     @Test
     default void required_mutualExclusionUnderContention() throws Exception {
@@ -41,14 +44,20 @@ interface ExclusionRules extends Rules {
                     int i = 0;
                     while (grants.get() < target) {
                         int slot = (thread + i++) % NAMES;
-                        DistributedLock lock = clients.get((thread + i) % CLIENTS).lock(c.name("n" + slot));
+                        // the client is chosen apart from the name, so every name is contended
+                        // across clients, not only among one client's threads
+                        DistributedLock lock = clients.get(ThreadLocalRandom.current().nextInt(CLIENTS))
+                                .lock(c.name("n" + slot));
                         try (LockHandle h = lock.acquire(c.margin().multipliedBy(10))) {
-                            if (occupancy.incrementAndGet(slot) != 1 || !h.isHeld()) {
+                            boolean overlapped = occupancy.incrementAndGet(slot) != 1 || !h.isHeld();
+                            grants.incrementAndGet();
+                            // held a moment, then checked again: a second holder granted meanwhile is seen
+                            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(MAX_HOLD_NANOS + 1));
+                            overlapped |= occupancy.get(slot) != 1 || !h.isHeld();
+                            occupancy.decrementAndGet(slot);
+                            if (overlapped) {
                                 overlaps.incrementAndGet();
                             }
-                            grants.incrementAndGet();
-                            Thread.onSpinWait();
-                            occupancy.decrementAndGet(slot);
                         }
                     }
                     return null;

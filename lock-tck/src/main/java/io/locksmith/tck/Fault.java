@@ -30,6 +30,13 @@ public enum Fault {
      */
     SKEW_WALL_CLOCK("skew a client's wall clock");
 
+    /**
+     * What the message of every rule skipped for a capability the provider declared it lacks
+     * contains: the runner counts such a required rule as skipped, and any other skipped
+     * required rule as failed.
+     */
+    public static final String AS_DECLARED = "skipped, did not run, as the provider declares:";
+
     private final String does;
 
     Fault(String does) {

@@ -40,7 +40,7 @@ interface FencingRules extends Rules {
     default void required_tokensIncreaseAfterTheLocksStateWasRemoved() {
         LockContract c = contract();
         Assumptions.assumeTrue(c.caps().fencingSurvivesStateRemoval(),
-                c.says("skipped: the provider documents that its tokens restart when state is removed"));
+                c.says(Fault.AS_DECLARED + " its tokens restart when the lock's state is removed (documented)"));
         String name = c.name("wiped");
         LockHandle first = c.client().lock(name).acquire(Duration.ZERO);
         c.fault(Fault.REMOVE_LOCK_STATE, () -> c.faults().removeLockState(name));

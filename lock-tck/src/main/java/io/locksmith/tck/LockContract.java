@@ -236,7 +236,7 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
 
     /** Skips the rule, saying so, if the provider declared it lacks the hook; for rules that need it later. */
     void requireHook(Fault kind) {
-        Assumptions.assumeFalse(caps().lacks(kind), () -> says("skipped, did not run: the provider declares it has"
+        Assumptions.assumeFalse(caps().lacks(kind), () -> says(Fault.AS_DECLARED + " it has"
                 + " no hook to " + kind.does() + " (Fault." + kind + ")"));
     }
 

@@ -93,7 +93,7 @@ interface OutageRules extends Rules {
         LockHandle next = c.complete(waiting, c.lease().plus(c.margin()).multipliedBy(2),
                 "a waiter must proceed after a restart once the lock is free");
         c.check(next.isHeld(), "the waiter must hold the lock it was granted after the restart");
-        if (c.caps().fencingSurvivesStateRemoval()) {
+        if (c.caps().fencingSurvivesStateRemoval() && c.caps().fencingSurvivesRestart()) {
             c.check(next.fencingToken() > held.fencingToken(), "the grant after a restart carried token "
                     + next.fencingToken() + ", not greater than the earlier " + held.fencingToken());
         }

@@ -77,6 +77,22 @@ enum Flaw {
         }
     },
 
+    /** Aborts one required rule as a skip would, for no capability it declared (the runner's own test). */
+    ABORTS_A_RULE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public AcquireResult tryAcquire(AcquireRequest r) {
+                    if (r.key().contains("required_tokensIncreaseAcrossGrantsAndClients")) {
+                        throw new org.opentest4j.TestAbortedException("this provider cannot take this lock today");
+                    }
+                    return sound.tryAcquire(r);
+                }
+            };
+        }
+    },
+
     /** Reads the holder, then writes its own entry in a second round trip (GET, then SET without NX). */
     CHECK_THEN_SET {
         @Override

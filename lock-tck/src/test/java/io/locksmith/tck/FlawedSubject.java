@@ -38,7 +38,9 @@ final class FlawedSubject implements TckSubject {
     @Override
     public Capabilities capabilities() {
         return Capabilities.builder().minimumLease(MemoryBackend.MINIMUM_LEASE).testLease(Duration.ofSeconds(1))
-                .nativeWakeUp(true).fifo(flaw.queues()).build();
+                .nativeWakeUp(true).fifo(flaw.queues())
+                .lacks(Fault.SKEW_WALL_CLOCK) // leases by the server's clock: no client clock to skew
+                .build();
     }
 
     @Override

@@ -77,6 +77,13 @@ final class MemoryBackend implements LockBackend {
     }
 
     @Override
+    public void abandon(AcquireRequest request) {
+        reachable(request.name());
+        // release compares the owner only: an unanswered attempt's grant is removed, no one else's
+        replied(server.release(new HeldLease(request.key(), request.name(), request.owner(), 0, request.lease(), null)));
+    }
+
+    @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return Optional.of((key, onRelease) -> server.listen(key, onRelease)::run);
     }
@@ -89,7 +96,7 @@ final class MemoryBackend implements LockBackend {
     }
 
     /** The way back from the server: where {@link #delayReplies} makes time pass, as a slow network does. */
-    private <T> T replied(T answer) {
+    <T> T replied(T answer) {
         long until = System.nanoTime() + replyDelayNanos;
         for (long left = replyDelayNanos; left > 0 && !Thread.currentThread().isInterrupted();
                 left = until - System.nanoTime()) {

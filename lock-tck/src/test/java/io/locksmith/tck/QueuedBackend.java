@@ -79,7 +79,7 @@ final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
                             + "' is gone");
                 }
                 if (sound.server().acquireAsHead(request, entry, fromTheBack) instanceof Grant g) {
-                    granted.complete(g.confirmedAt(sent));
+                    granted.complete(sound.replied(g.confirmedAt(sent))); // the grant's way back is delayed too
                 }
             } catch (LockBackendException e) {
                 granted.completeExceptionally(e);
@@ -96,6 +96,10 @@ final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
             polling.cancel(false);
             if (!cancelLeavesEntry) {
                 sound.server().leave(request.key(), entry);
+                // an entry granted on the server whose answer had not come back is ours to free,
+                // as deleting its own key or node does on etcd and ZooKeeper
+                sound.server().release(new io.locksmith.spi.HeldLease(request.key(), request.name(), request.owner(), 0,
+                        request.lease(), null));
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.locksmith.tck.runner;
 
 import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Fault;
 import io.locksmith.tck.LockContract;
 import io.locksmith.tck.TckSubject;
 import java.time.Duration;
@@ -34,7 +35,8 @@ public final class UriContract extends LockContract {
         Capabilities.Builder caps = Capabilities.builder()
                 .minimumLease(Duration.ofMillis(Long.getLong(MIN_LEASE_PROPERTY, 1)))
                 .nativeWakeUp(Boolean.getBoolean(WAKEUP_PROPERTY))
-                .fifo(Boolean.getBoolean(FIFO_PROPERTY));
+                .fifo(Boolean.getBoolean(FIFO_PROPERTY))
+                .lacks(Fault.values()); // a URI brings no fault hooks: their rules say they did not run
         Long lease = Long.getLong(LEASE_PROPERTY);
         if (lease != null) {
             caps.testLease(Duration.ofMillis(lease));
