@@ -129,6 +129,21 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void extendingToAShorterLeaseFreesTheLockAtTheNewDeadline() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=10s"))) {
+            LockHandle h = locks.lock("shortened").withAutoRenew(false).acquire(Duration.ZERO);
+            String lockPath = LockPaths.lock("shortened");
+            h.extend(Duration.ofMillis(500));
+            // the old lease would keep the node for 10 s
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(admin.getChildren().forPath(lockPath))
+                    .as("[zookeeper] extend: a lease extended to 500 ms frees the lock then, not at the old 10 s")
+                    .isEmpty());
+            assertThat(h.isHeld()).as("[zookeeper] extend: the handle counts the lock lost before the server frees it")
+                    .isFalse();
+        }
+    }
+
+    @Test
     void oneRenewalCallPerTickForAllHeldLocks() throws Exception {
         try (LockClient locks = LockClient.open(uri("?lease=1500ms"))) {
             List<LockHandle> held = new ArrayList<>();
@@ -251,9 +266,9 @@ class ZooKeeperBackendTest {
         String path = admin.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
                 .forPath("/token-read/node");
         long czxid = admin.checkExists().forPath(path).getCzxid();
-        assertThat(ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read").czxid()).isEqualTo(czxid);
+        assertThat(ops.withToken(new NodeOps.LockNode("/token-read", path, 0, 0), "token-read").czxid()).isEqualTo(czxid);
         admin.delete().forPath(path);
-        assertThatThrownBy(() -> ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read"))
+        assertThatThrownBy(() -> ops.withToken(new NodeOps.LockNode("/token-read", path, 0, 0), "token-read"))
                 .isInstanceOf(LockBackendException.class).hasMessageContaining("'token-read'");
         admin.delete().forPath("/token-read");
     }
