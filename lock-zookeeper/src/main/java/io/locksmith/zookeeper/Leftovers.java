@@ -63,7 +63,7 @@ final class Leftovers {
      * protection prefix among the lock node's children, and deleted, once the server answers.
      *
      * @param lockPath the lock node the create was made under
-     * @param protection the prefix unique to that create ({@link LockPaths#nodePrefix})
+     * @param protection the prefix unique to that create ({@link LockPaths#protection()})
      */
     void lostCreate(String lockPath, String protection) {
         creates.put(protection, lockPath);

@@ -73,6 +73,16 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void aNodeMadeByTheSameCreateIsNeverAheadOfOurs() {
+        // a retrying client's first try, whose answer was lost, left a lower node with our prefix
+        String ours = "_c_aaaa-lock-0000000005";
+        assertThat(LockPaths.predecessor(ours, List.of("_c_aaaa-lock-0000000003", ours))).isEmpty();
+        assertThat(LockPaths.predecessor(ours, List.of("_c_aaaa-lock-0000000003", "_c_bbbb-lock-0000000004", ours)))
+                .contains("_c_bbbb-lock-0000000004");
+        assertThat(LockPaths.protectionOf(ours)).isEqualTo("_c_aaaa-");
+    }
+
+    @Test
     void theHolderIsTheLowestEphemeralNodeUnderAContainerAndItsCzxidIsTheToken() throws Exception {
         try (LockClient locks = LockClient.open(uri("?lease=20s"))) {
             LockHandle h = locks.lock("layout").acquire(Duration.ZERO);
