@@ -207,6 +207,8 @@ final class ZooKeeperBackend implements LockBackend {
         ops.client().getConnectionStateListenable().removeListener(policy);
         queue.close();
         thread.shutdownNow();
+        // a last try for nodes still to delete: a client handed in keeps its session, and with it the nodes
+        ops.leftovers().retry();
         closeClient.run();
     }
 
