@@ -21,7 +21,11 @@ public interface DistributedLock {
     String name();
 
     /**
-     * Tries once to take the lock; never waits.
+     * Tries once to take the lock; never waits for another owner. If the backend's answer comes
+     * so late that the grant's own lease has run out, the grant is given back and the attempt
+     * made once more, since nobody else holds the lock; if the second grant is late too, that is a
+     * {@link LockBackendException}. An attempt that fails is given up on the backend (its grant,
+     * if it made one without answering, is removed), so it leaves the lock takeable.
      *
      * @return the handle, or empty if another owner holds the lock
      * @throws LockBackendException if the backend failed the attempt

@@ -70,6 +70,8 @@ public interface LockHandle extends AutoCloseable {
      * @param lease the new lease; positive and within what the backend supports
      * @throws LockNotHeldException if the handle no longer holds the lock (it is then lost)
      * @throws LockBackendException if the backend could not be reached; the lock may still be held
+     * @throws UnsupportedOperationException if {@code lease} differs from the current lease and the
+     *     backend can renew a lease only for the length it was granted
      */
     void extend(Duration lease);
 

@@ -23,6 +23,9 @@ import java.util.concurrent.locks.Lock;
  */
 final class DefaultDistributedLock implements DistributedLock {
 
+    /** What {@link #attempt} reports when its own grant ran out before its answer arrived. */
+    static final Held LATE = new Held(null);
+
     private final DefaultLockClient client;
     private final String name;
     private final String key;
@@ -45,7 +48,25 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public Optional<LockHandle> tryAcquire() {
         client.ensureOpen();
-        return Optional.ofNullable(attempt(newRequest()));
+        AcquireRequest request = newRequest();
+        try {
+            for (int round = 0; ; round++) {
+                boolean[] late = new boolean[1];
+                DefaultLockHandle handle = attempt(request, held -> late[0] = held == LATE);
+                if (handle != null || !late[0]) {
+                    return Optional.ofNullable(handle);
+                }
+                // our own grant ran out during the call: nobody else holds the lock, so "held by
+                // another owner" would be wrong; once more, and a second late grant is an error
+                if (round == 1) {
+                    throw new LockBackendException("acquiring lock '" + name + "' on " + client.backend()
+                            + " took longer than its lease of " + Durations.format(lease) + ", twice");
+                }
+            }
+        } catch (RuntimeException e) {
+            client.keeper().abandon(request); // the attempt may have taken the lock without an answer
+            throw e;
+        }
     }
 
     @Override
@@ -63,8 +84,19 @@ final class DefaultDistributedLock implements DistributedLock {
         client.ensureOpen();
         long start = System.nanoTime();
         AcquireRequest request = newRequest();
+        boolean uncertain = false;
         if (client.backendImpl().queue().isEmpty() || wait.isZero()) {
-            LockHandle handle = wait.isZero() ? attempt(request) : attemptQuietly(request);
+            LockHandle handle;
+            try {
+                handle = attempt(request);
+            } catch (LockBackendException e) {
+                if (wait.isZero()) {
+                    client.keeper().abandon(request);
+                    throw e;
+                }
+                handle = null; // the waiting loop retries and reports the failure if it persists
+                uncertain = true;
+            }
             if (handle != null) {
                 return handle;
             }
@@ -73,7 +105,7 @@ final class DefaultDistributedLock implements DistributedLock {
             }
         }
         long remaining = Durations.waitNanos(wait) - (System.nanoTime() - start);
-        CompletableFuture<LockHandle> pending = startWaiting(request, Math.max(0, remaining), wait);
+        CompletableFuture<LockHandle> pending = startWaiting(request, Math.max(0, remaining), wait, uncertain);
         try {
             return pending.get();
         } catch (InterruptedException e) {
@@ -87,6 +119,9 @@ final class DefaultDistributedLock implements DistributedLock {
             if (e.getCause() instanceof LockException le) {
                 throw le;
             }
+            if (e.getCause() instanceof IllegalStateException closed) {
+                throw new IllegalStateException(closed.getMessage(), closed);
+            }
             throw new LockBackendException("acquiring lock '" + name + "' failed on " + client.backend(), e.getCause());
         }
     }
@@ -95,14 +130,15 @@ final class DefaultDistributedLock implements DistributedLock {
     public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
         Arguments.notNegative("wait", wait);
         client.ensureOpen();
-        return startWaiting(newRequest(), Durations.waitNanos(wait), wait);
+        return startWaiting(newRequest(), Durations.waitNanos(wait), wait, false);
     }
 
-    private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait) {
+    private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,
+            boolean uncertain) {
         if (client.backendImpl().queue().isPresent() && waitNanos > 0) {
-            return new QueuedAcquisition(this, request, waitNanos, wait).start();
+            return client.track(new QueuedAcquisition(this, request, waitNanos, wait).start(), name);
         }
-        return new PollingAcquisition(this, request, waitNanos, wait).start();
+        return client.track(new PollingAcquisition(this, request, waitNanos, wait, uncertain).start(), name);
     }
 
     @Override
@@ -140,22 +176,32 @@ final class DefaultDistributedLock implements DistributedLock {
         return attempt(request, null);
     }
 
-    /** One backend attempt; when the lock is held, hands the backend's answer to {@code held}. */
+    /**
+     * One backend attempt; when the lock is held, hands the backend's answer to {@code held}, or
+     * {@link #LATE} when the attempt's own grant ran out before its answer came.
+     */
     DefaultLockHandle attempt(AcquireRequest request, java.util.function.Consumer<Held> held) {
         long start = System.nanoTime();
-        AcquireResult result = client.backendImpl().tryAcquire(request);
-        if (result instanceof Grant grant) {
-            DefaultLockHandle handle = adopt(request, grant, start);
-            if (handle.isHeld()) {
-                return handle;
+        AcquireResult result;
+        client.keeper().expect(request.owner());
+        try {
+            result = client.backendImpl().tryAcquire(request);
+            if (result instanceof Grant grant) {
+                long confirmed = grant.confirmedAt().orElse(start);
+                DefaultLockHandle handle = adopt(request, grant, confirmed - start < 0 ? confirmed : start);
+                if (handle.isHeld()) {
+                    return handle;
+                }
+                // the attempt took longer than the lease: the grant may already have run out on the
+                // server, so it is given back rather than handed out as a lock nobody can rely on
+                handle.close();
+                if (held != null) {
+                    held.accept(handle.wasLost() ? Held.UNKNOWN : LATE);
+                }
+                return null;
             }
-            // the attempt took longer than the lease: the grant may already have run out on the
-            // server, so it is given back rather than handed out as a lock nobody can rely on
-            handle.close();
-            if (held != null) {
-                held.accept(Held.UNKNOWN);
-            }
-            return null;
+        } finally {
+            client.keeper().settle(request.owner());
         }
         if (held != null && result instanceof Held h) {
             held.accept(h);
@@ -163,13 +209,6 @@ final class DefaultDistributedLock implements DistributedLock {
         return null;
     }
 
-    private LockHandle attemptQuietly(AcquireRequest request) {
-        try {
-            return attempt(request);
-        } catch (LockBackendException e) {
-            return null; // the waiting loop retries and reports the failure if it persists
-        }
-    }
 
     /** Makes a handle of a grant; if the client closed meanwhile, gives the grant back. */
     DefaultLockHandle adopt(AcquireRequest request, Grant grant, long startNanos) {

@@ -3,6 +3,7 @@ package io.locksmith.internal;
 import io.locksmith.DistributedLock;
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
+import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
 import io.locksmith.spi.BackendConfig;
@@ -12,8 +13,10 @@ import io.locksmith.spi.LockProvider;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,6 +42,8 @@ final class DefaultLockClient implements LockClient {
     private volatile LeaseKeeper keeper;
     private final SignalHub signals;
     private final AtomicBoolean closed = new AtomicBoolean();
+    // acquisitions in flight, each with its lock's name: close() ends them all
+    private final Map<CompletableFuture<LockHandle>, String> acquiring = new java.util.concurrent.ConcurrentHashMap<>();
 
     private DefaultLockClient(Function<BackendEvents, LockBackend> backends, LockOptions options) {
         int id = CLIENTS.incrementAndGet();
@@ -153,6 +158,37 @@ final class DefaultLockClient implements LockClient {
         return ownerPrefix + ownerSequence.incrementAndGet();
     }
 
+    /**
+     * Tracks an acquisition until it completes, so that {@link #close()} can end it: a closed
+     * client's timer and workers would never run its retries or its deadline.
+     */
+    CompletableFuture<LockHandle> track(CompletableFuture<LockHandle> acquisition, String lockName) {
+        acquiring.put(acquisition, lockName);
+        acquisition.whenComplete((h, e) -> acquiring.remove(acquisition));
+        if (closed.get()) {
+            acquisition.completeExceptionally(closedWhileWaiting(lockName));
+        }
+        return acquisition;
+    }
+
+    IllegalStateException closedWhileWaiting(String lockName) {
+        return new IllegalStateException("lock client for " + backend.description() + " was closed while waiting for '"
+                + lockName + "'");
+    }
+
+    /**
+     * Runs work on the workers, never on the timer: the timer's one thread serves every deadline
+     * and renewal of the client, so nothing that may call the backend (or a user's dependent
+     * stage of a future) runs there. Runs it here if the workers are shut down.
+     */
+    void onWorker(Runnable work) {
+        try {
+            workers.execute(work);
+        } catch (RejectedExecutionException e) {
+            work.run();
+        }
+    }
+
     boolean isClosed() {
         return closed.get();
     }
@@ -169,6 +205,9 @@ final class DefaultLockClient implements LockClient {
             return;
         }
         try {
+            for (Map.Entry<CompletableFuture<LockHandle>, String> a : acquiring.entrySet()) {
+                a.getKey().completeExceptionally(closedWhileWaiting(a.getValue()));
+            }
             if (keeper != null) {
                 keeper.releaseAll();
             }

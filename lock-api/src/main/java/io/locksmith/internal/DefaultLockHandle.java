@@ -124,12 +124,17 @@ final class DefaultLockHandle implements LockHandle {
             lose(LossReason.LEASE_EXPIRED);
             throw new LockNotHeldException(name, "it was lost (" + lossReason() + ")");
         }
+        if (!newLease.equals(lease) && !keeper.renewsForAnyLease()) {
+            throw new UnsupportedOperationException("cannot extend lock '" + name + "' to " + Durations.format(newLease)
+                    + ": " + keeper.backend() + " renews a lease only for the length it was granted ("
+                    + Durations.format(lease) + ")");
+        }
         long start = System.nanoTime();
         RenewOutcome outcome = keeper.renewOne(lease(newLease));
         switch (outcome) {
             case RENEWED -> {
                 lease = newLease;
-                confirm(start);
+                confirm(start, newLease);
             }
             case NOT_OWNED -> {
                 lose(LossReason.OWNERSHIP_LOST);
@@ -182,14 +187,23 @@ final class DefaultLockHandle implements LockHandle {
         }
     }
 
-    /** Records a renewal the backend confirmed, sent at {@code sentAt}; the latest sent wins. */
-    synchronized void confirm(long sentAt) {
+    /**
+     * Records a renewal the backend confirmed, sent at {@code sentAt} for {@code sentLease}; the
+     * latest sent wins, with the lease it asked for: a renewal tick that raced an extend and was
+     * sent after it left the server with the tick's lease, not the extend's.
+     */
+    synchronized void confirm(long sentAt, Duration sentLease) {
         if (sentAt - confirmedAt >= 0) {
             confirmedAt = sentAt;
-            deadlineNanos = sentAt + lease.toNanos();
+            deadlineNanos = sentAt + sentLease.toNanos();
             nextRenewNanos = sentAt + renewIntervalNanos;
             keeper.expiryBy(deadlineNanos);
         }
+    }
+
+    /** @return whether the handle was lost (not released, not merely past its deadline) */
+    boolean wasLost() {
+        return state == LOST;
     }
 
     void retryRenewalAt(long when) {

@@ -68,7 +68,17 @@ final class JucLock implements Lock {
         if (!local.tryLock()) {
             return false;
         }
-        return local.getHoldCount() > 1 || takeIfFirst(lock.tryAcquire());
+        if (local.getHoldCount() > 1) {
+            return true;
+        }
+        Optional<LockHandle> taken;
+        try {
+            taken = lock.tryAcquire();
+        } catch (RuntimeException e) {
+            local.unlock(); // no distributed lock: the local one must not outlive the failure
+            throw e;
+        }
+        return takeIfFirst(taken);
     }
 
     @Override
@@ -82,13 +92,18 @@ final class JucLock implements Lock {
             return true;
         }
         long left = Math.max(0, waitNanos - (System.nanoTime() - start));
+        Optional<LockHandle> taken;
         try {
-            return takeIfFirst(lock.tryAcquire(Duration.ofNanos(left)));
+            taken = lock.tryAcquire(Duration.ofNanos(left));
         } catch (LockInterruptedException e) {
             local.unlock();
             Thread.interrupted();
             throw new InterruptedException("interrupted while waiting for lock '" + lock.name() + "'");
+        } catch (RuntimeException e) {
+            local.unlock(); // no distributed lock: the local one must not outlive the failure
+            throw e;
         }
+        return takeIfFirst(taken);
     }
 
     private boolean takeIfFirst(Optional<LockHandle> taken) {

@@ -35,10 +35,16 @@ final class LeaseKeeper {
     private final ScheduledExecutorService timer;
     private final ExecutorService workers;
     private final ConcurrentHashMap<String, DefaultLockHandle> held = new ConcurrentHashMap<>();
+    // owners with a backend call in flight, and losses the backend reported for them before their
+    // handle was registered (a watch can fire before the grant reaches the core)
+    private final java.util.Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<String, LossReason> early = new ConcurrentHashMap<>();
     private final Timed tick = new Timed(this::scheduleTick);
     private final Timed sweep = new Timed(this::scheduleSweep);
     private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean rerun;
     private boolean renewalFailing;
+    private boolean malformedReported;
 
     LeaseKeeper(LockBackend backend, ScheduledExecutorService timer, ExecutorService workers) {
         this.backend = backend;
@@ -48,10 +54,36 @@ final class LeaseKeeper {
 
     void register(DefaultLockHandle handle) {
         held.put(handle.owner(), handle);
+        LossReason lostFirst = early.remove(handle.owner());
+        if (lostFirst != null) {
+            handle.lose(lostFirst);
+            return;
+        }
         if (handle.autoRenew()) {
             tick.by(handle.nextRenewNanos());
         }
         sweep.by(handle.deadlineNanos());
+    }
+
+    /** Notes that a backend call for {@code owner} is in flight, so a loss reported meanwhile is kept. */
+    void expect(String owner) {
+        pending.add(owner);
+    }
+
+    /** Ends {@link #expect}: the call's grant, if any, is registered by now. */
+    void settle(String owner) {
+        pending.remove(owner);
+        early.remove(owner);
+    }
+
+    /** Gives up an attempt whose outcome is unknown, so a grant it made does not sit for a lease. */
+    void abandon(io.locksmith.spi.AcquireRequest request) {
+        try {
+            backend.abandon(request);
+        } catch (RuntimeException e) {
+            log.warn("could not give up an unanswered attempt on lock '{}' on {}; if it was granted, it frees"
+                    + " itself when its lease runs out: {}", request.name(), backend.description(), e.toString());
+        }
     }
 
     void forget(DefaultLockHandle handle) {
@@ -64,13 +96,22 @@ final class LeaseKeeper {
 
     void lose(String owner, LossReason reason) {
         DefaultLockHandle h = held.get(owner);
+        if (h == null && pending.contains(owner)) {
+            early.put(owner, reason);
+            h = held.get(owner); // registered meanwhile: register() may have looked before the put
+        }
         if (h != null) {
+            early.remove(owner);
             h.lose(reason);
         }
     }
 
     void loseAll(LossReason reason) {
+        for (String owner : pending) {
+            early.put(owner, reason);
+        }
         for (DefaultLockHandle h : held.values()) {
+            early.remove(h.owner());
             h.lose(reason);
         }
     }
@@ -96,7 +137,17 @@ final class LeaseKeeper {
     }
 
     RenewOutcome renewOne(HeldLease lease) {
-        return backend.renew(List.of(lease)).get(0);
+        List<RenewOutcome> outcomes = backend.renew(List.of(lease));
+        RenewOutcome outcome = outcomes == null || outcomes.size() != 1 ? null : outcomes.get(0);
+        if (outcome == null) {
+            throw new io.locksmith.LockBackendException(backend.description() + " answered a renewal of lock '"
+                    + lease.name() + "' with " + (outcomes == null ? "nothing" : outcomes.size() + " outcomes"));
+        }
+        return outcome;
+    }
+
+    boolean renewsForAnyLease() {
+        return backend.renewsForAnyLease();
     }
 
     void release(HeldLease lease) {
@@ -131,13 +182,19 @@ final class LeaseKeeper {
 
     private void renewDue() {
         tick.fired();
-        if (!renewing.compareAndSet(false, true)) {
-            return; // a slow tick is still running; it schedules the next one when done
-        }
-        try {
-            renewDueNow();
-        } finally {
-            renewing.set(false);
+        rerun = true;
+        // one tick at a time; a tick that fires while another runs asks it to run once more, so a
+        // lock registered during a slow tick is never left without a scheduled renewal
+        while (rerun && renewing.compareAndSet(false, true)) {
+            rerun = false;
+            try {
+                renewDueNow();
+            } catch (RuntimeException | Error e) {
+                log.error("the renewal tick of {} failed; it goes on", backend.description(), e);
+            } finally {
+                renewing.set(false);
+                scheduleNextTick();
+            }
         }
     }
 
@@ -152,6 +209,9 @@ final class LeaseKeeper {
         if (!due.isEmpty()) {
             renew(due);
         }
+    }
+
+    private void scheduleNextTick() {
         boolean any = false;
         long next = 0;
         for (DefaultLockHandle h : held.values()) {
@@ -173,9 +233,9 @@ final class LeaseKeeper {
         long sentAt = System.nanoTime();
         List<RenewOutcome> outcomes;
         try {
-            outcomes = backend.renew(leases);
+            outcomes = checked(backend.renew(leases), due.size());
             renewalFailing = false;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (!renewalFailing) {
                 log.warn("renewing {} lock(s) on {} failed; retrying while their leases last: {}",
                         due.size(), backend.description(), e.toString());
@@ -185,12 +245,26 @@ final class LeaseKeeper {
         }
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
-            switch (outcomes.get(i)) {
-                case RENEWED -> h.confirm(sentAt);
+            RenewOutcome outcome = outcomes.get(i);
+            switch (outcome == null ? RenewOutcome.FAILED : outcome) {
+                case RENEWED -> h.confirm(sentAt, leases.get(i).lease());
                 case NOT_OWNED -> h.lose(LossReason.OWNERSHIP_LOST);
                 default -> h.retryRenewalAt(System.nanoTime() + retryDelay(h));
             }
         }
+    }
+
+    /** A provider's answer with one outcome per lease, or every lease failed (and said once). */
+    private List<RenewOutcome> checked(List<RenewOutcome> outcomes, int expected) {
+        if (outcomes != null && outcomes.size() == expected) {
+            return outcomes;
+        }
+        if (!malformedReported) {
+            malformedReported = true;
+            log.error("{} answered a renewal of {} lock(s) with {} outcome(s); counting them all as failed"
+                    + " (a provider bug)", backend.description(), expected, outcomes == null ? "no" : outcomes.size());
+        }
+        return java.util.Collections.nCopies(expected, RenewOutcome.FAILED);
     }
 
     private static long retryDelay(DefaultLockHandle h) {

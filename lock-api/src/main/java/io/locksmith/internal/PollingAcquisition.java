@@ -37,10 +37,14 @@ final class PollingAcquisition implements Runnable {
     private ScheduledFuture<?> retry;
     private ScheduledFuture<?> expiry;
     private LockBackendException lastFailure;
+    private volatile boolean uncertain; // an attempt failed without an answer: it may have taken the lock
+    private boolean signalsRefused; // the backend refused to subscribe: back off instead
     private long holderLeft = -1; // the holder's remaining lease from the last attempt, if the backend said
 
-    PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait) {
+    PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
+            boolean uncertain) {
         this.lock = lock;
+        this.uncertain = uncertain;
         this.request = request;
         this.wait = wait;
         this.deadline = System.nanoTime() + waitNanos;
@@ -48,9 +52,10 @@ final class PollingAcquisition implements Runnable {
     }
 
     CompletableFuture<LockHandle> start() {
-        result.whenComplete((handle, failure) -> stop());
+        result.whenComplete((handle, failure) -> stop(handle == null));
         synchronized (this) {
-            expiry = lock.client().timer().schedule(this::expire, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            expiry = lock.client().timer().schedule(() -> lock.client().onWorker(this::expire),
+                    deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
         submit();
         return result;
@@ -64,8 +69,7 @@ final class PollingAcquisition implements Runnable {
         try {
             lock.client().workers().execute(this);
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new IllegalStateException(
-                    "lock client for " + lock.client().backend() + " was closed while waiting for '" + lock.name() + "'"));
+            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
         }
     }
 
@@ -93,7 +97,13 @@ final class PollingAcquisition implements Runnable {
             lastFailure = null;
         } catch (LockBackendException e) {
             lastFailure = e;
+            uncertain = true;
+            if (result.isDone()) {
+                lock.client().keeper().abandon(request); // the wait ended while this attempt was out
+                return;
+            }
         } catch (RuntimeException | Error e) {
+            uncertain = true;
             result.completeExceptionally(e);
             return;
         }
@@ -102,20 +112,24 @@ final class PollingAcquisition implements Runnable {
             expire();
             return;
         }
-        if (subscription == null && lastFailure == null) {
+        if (subscription == null && lastFailure == null && !signalsRefused) {
             SignalHub signals = lock.client().signals();
             if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
                 ReleaseSignals.Subscription s = signals.subscribe(request.key(), this::wake);
-                synchronized (this) {
-                    subscription = s;
+                if (s == null) {
+                    signalsRefused = true; // the hub logged why; back-off and the holder's lease still work
+                } else {
+                    synchronized (this) {
+                        subscription = s;
+                    }
+                    if (result.isDone()) {
+                        stop(false);
+                    }
+                    submit();
+                    return;
                 }
-                if (result.isDone()) {
-                    stop();
-                }
-                submit();
-                return;
             }
         }
         synchronized (this) {
@@ -123,8 +137,7 @@ final class PollingAcquisition implements Runnable {
             try {
                 retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
-                result.completeExceptionally(new IllegalStateException("lock client for " + lock.client().backend()
-                        + " was closed while waiting for '" + lock.name() + "'"));
+                result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
             }
         }
     }
@@ -168,7 +181,10 @@ final class PollingAcquisition implements Runnable {
         }
     }
 
-    private void stop() {
+    private void stop(boolean withoutHandle) {
+        if (withoutHandle && uncertain) {
+            lock.client().keeper().abandon(request); // an unanswered attempt may hold the lock
+        }
         ReleaseSignals.Subscription s;
         synchronized (this) {
             s = subscription;

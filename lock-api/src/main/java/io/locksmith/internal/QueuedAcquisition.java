@@ -4,7 +4,9 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -13,34 +15,45 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Waits for a lock in the backend's own queue. The deadline, cancellation and a grant that races
- * them are handled here: the ticket is cancelled, and a grant made anyway is released.
+ * them are handled here: the ticket is cancelled, and a grant made anyway is released. A ticket
+ * that fails (its entry or lease gone, the backend unreachable) is cancelled and the waiter
+ * enqueues again after a back-off, until the wait runs out; the last failure is then reported.
+ *
+ * <p>A queued grant rests on a lease the backend kept alive while the waiter queued, last
+ * confirmed by a request the core never saw. Its local deadline counts from when that request was
+ * sent, which the backend tells ({@link Grant#confirmedAt()}); where it does not, the grant is
+ * renewed once before it is handed out and counts from that renewal's send.
  */
 final class QueuedAcquisition {
 
     private final DefaultDistributedLock lock;
     private final AcquireRequest request;
     private final Duration wait;
-    private final long waitNanos;
+    private final long deadline;
+    private final Backoff backoff;
     private final CompletableFuture<LockHandle> result = new CompletableFuture<>();
     private volatile QueuedAcquirer.Ticket ticket;
     private volatile ScheduledFuture<?> expiry;
+    private volatile ScheduledFuture<?> retry;
+    private volatile LockBackendException lastFailure;
 
     QueuedAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait) {
         this.lock = lock;
         this.request = request;
         this.wait = wait;
-        this.waitNanos = waitNanos;
+        this.deadline = System.nanoTime() + waitNanos;
+        this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
     }
 
     CompletableFuture<LockHandle> start() {
-        expiry = lock.client().timer().schedule(
-                () -> result.completeExceptionally(lock.timeout(wait)), waitNanos, TimeUnit.NANOSECONDS);
         result.whenComplete((handle, failure) -> stop());
         try {
+            expiry = lock.client().timer().schedule(() -> lock.client().onWorker(this::expire),
+                    deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            lock.client().keeper().expect(request.owner());
             lock.client().workers().execute(this::enqueue);
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new IllegalStateException(
-                    "lock client for " + lock.client().backend() + " was closed while waiting for '" + lock.name() + "'"));
+            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
         }
         return result;
     }
@@ -52,43 +65,135 @@ final class QueuedAcquisition {
         QueuedAcquirer.Ticket t;
         try {
             t = lock.client().backendImpl().queue().orElseThrow().enqueue(request);
+        } catch (LockBackendException e) {
+            failedTicket(null, e);
+            return;
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;
         }
         ticket = t;
-        t.granted().whenComplete(this::granted);
+        t.granted().whenComplete((grant, failure) -> granted(t, grant, failure));
         if (result.isDone()) {
             t.cancel();
         }
     }
 
-    // A queued grant's lease is the backend's session or lease, kept alive while the waiter queued,
-    // so the local deadline counts from the moment the grant arrives.
-    private void granted(Grant grant, Throwable failure) {
-        long start = System.nanoTime();
+    private void granted(QueuedAcquirer.Ticket t, Grant grant, Throwable failure) {
+        long arrived = System.nanoTime();
         if (failure != null) {
-            result.completeExceptionally(failure instanceof LockBackendException ? failure
-                    : new LockBackendException("waiting for lock '" + lock.name() + "' failed on "
-                            + lock.client().backend(), failure));
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof LockBackendException e) {
+                failedTicket(t, e);
+            } else {
+                result.completeExceptionally(new LockBackendException("waiting for lock '" + lock.name() + "' failed on "
+                        + lock.client().backend(), cause));
+            }
+            return;
+        }
+        lock.client().onWorker(() -> handOut(t, grant, arrived));
+    }
+
+    private void handOut(QueuedAcquirer.Ticket t, Grant grant, long arrived) {
+        if (result.isDone()) {
+            release(grant);
+            return;
+        }
+        long confirmed;
+        if (grant.confirmedAt().isPresent()) {
+            confirmed = Math.min(grant.confirmedAt().getAsLong(), arrived);
+        } else {
+            confirmed = System.nanoTime();
+            RenewOutcome outcome;
+            try {
+                outcome = lock.client().keeper().renewOne(heldLease(grant));
+            } catch (LockBackendException e) {
+                release(grant);
+                failedTicket(t, e);
+                return;
+            }
+            if (outcome != RenewOutcome.RENEWED) {
+                release(grant);
+                failedTicket(t, new LockBackendException("the grant of lock '" + lock.name() + "' on "
+                        + lock.client().backend() + " could not be confirmed (" + outcome + ")"));
+                return;
+            }
+        }
+        DefaultLockHandle handle;
+        try {
+            handle = lock.adopt(request, grant, confirmed);
+        } catch (IllegalStateException closed) {
+            result.completeExceptionally(closed);
+            return;
+        }
+        if (!handle.isHeld()) {
+            // lost before it was handed out, or its lease ran out by its confirmation: not a lock
+            handle.close();
+            failedTicket(t, new LockBackendException("the grant of lock '" + lock.name() + "' on "
+                    + lock.client().backend() + " was no longer held when it arrived"));
+            return;
+        }
+        if (!result.complete(handle)) {
+            handle.close();
+        }
+    }
+
+    private HeldLease heldLease(Grant grant) {
+        return new HeldLease(request.key(), request.name(), request.owner(), grant.token(), request.lease(),
+                grant.attachment());
+    }
+
+    private void release(Grant grant) {
+        try {
+            lock.client().keeper().release(heldLease(grant));
+        } catch (RuntimeException e) {
+            // it frees itself when its lease runs out; the handle-less grant is nobody's
+        }
+    }
+
+    /** Leaves the queue after a failed ticket and, while the wait lasts, joins it again after a back-off. */
+    private void failedTicket(QueuedAcquirer.Ticket t, LockBackendException e) {
+        lastFailure = e;
+        if (t != null) {
+            try {
+                t.cancel();
+            } catch (RuntimeException ignored) {
+                // the entry goes with its lease
+            }
+        }
+        long pause = Math.min(backoff.nextNanos(), deadline - System.nanoTime());
+        if (result.isDone() || pause <= 0) {
+            expire();
             return;
         }
         try {
-            lock.client().workers().execute(() -> {
-                DefaultLockHandle handle = lock.adopt(request, grant, start);
-                if (!result.complete(handle)) {
-                    handle.close();
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new IllegalStateException("lock client closed"));
+            retry = lock.client().timer().schedule(() -> lock.client().onWorker(this::enqueue), pause,
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
+        }
+    }
+
+    private void expire() {
+        LockBackendException failure = lastFailure;
+        if (failure != null) {
+            result.completeExceptionally(new LockBackendException("could not acquire lock '" + lock.name()
+                    + "' within " + Durations.format(wait) + ": " + failure.getMessage(), failure));
+        } else {
+            result.completeExceptionally(lock.timeout(wait));
         }
     }
 
     private void stop() {
+        lock.client().keeper().settle(request.owner());
         ScheduledFuture<?> e = expiry;
         if (e != null) {
             e.cancel(false);
+        }
+        ScheduledFuture<?> r = retry;
+        if (r != null) {
+            r.cancel(false);
         }
         QueuedAcquirer.Ticket t = ticket;
         if (t != null && !t.granted().isDone()) {

@@ -59,21 +59,24 @@ public final class Redactor {
      * @return whether its value must never be shown
      */
     public static boolean isSecret(String name) {
-        String n = name.trim().toLowerCase(Locale.ROOT);
+        // "password1".."password3" (MySQL Connector/J's multi-factor passwords) and the like
+        String n = name.trim().toLowerCase(Locale.ROOT).replaceFirst("[0-9]+$", "");
         return SECRET_NAMES.contains(n) || n.endsWith("password") || n.endsWith("secret") || n.endsWith("token")
                 || n.endsWith("key");
     }
 
     // "scheme://user:password@host" -> "scheme://user:****@host"; a user-info without a colon may be
-    // a bare password (Redis accepts "redis://password@host"), so it is masked whole.
+    // a bare password (Redis accepts "redis://password@host"), so it is masked whole. The user-info
+    // ends at the last '@' before the path: a password may hold '?', '#' or '@' unencoded, and
+    // masking too much is better than showing part of one.
     private static String maskUserInfo(String s) {
         int start = s.indexOf("://");
         if (start < 0) {
             return s;
         }
         start += 3;
-        int query = s.indexOf('?', start);
-        int end = query < 0 ? s.length() : query;
+        int path = s.indexOf('/', start);
+        int end = path < 0 ? s.length() : path;
         int at = s.lastIndexOf('@', end - 1);
         if (at < start) {
             return s;

@@ -15,13 +15,22 @@ import java.util.Map;
 final class SignalHub {
 
     private final ReleaseSignals backend;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SignalHub.class);
+
     private final Map<String, Waiters> byKey = new HashMap<>();
+    private boolean refusalLogged;
 
     SignalHub(ReleaseSignals backend) {
         this.backend = backend;
     }
 
-    /** Registers a waiter; the returned subscription removes it. */
+    /**
+     * Registers a waiter; the returned subscription removes it.
+     *
+     * @return the subscription, or {@code null} if the backend refused to subscribe (a Redis ACL
+     *     user without channel rights): the waiter backs off instead, and the key's next waiter
+     *     asks the backend again
+     */
     ReleaseSignals.Subscription subscribe(String key, Runnable wake) {
         Waiters w;
         boolean first;
@@ -32,7 +41,13 @@ final class SignalHub {
         }
         if (first) {
             // outside the hub's lock: subscribing waits for the backend's confirmation
-            ReleaseSignals.Subscription s = backend.subscribe(key, () -> signalled(key));
+            ReleaseSignals.Subscription s;
+            try {
+                s = backend.subscribe(key, () -> signalled(key));
+            } catch (RuntimeException e) {
+                refused(key, w, wake, e);
+                return null;
+            }
             boolean keep;
             synchronized (this) {
                 keep = byKey.get(key) == w && !w.queue.isEmpty();
@@ -45,6 +60,25 @@ final class SignalHub {
             }
         }
         return () -> unsubscribe(key, w, wake);
+    }
+
+    // Forgets every waiter of a failed first subscription, so that the key is not left with waiters
+    // and no subscription (which would make every later waiter skip subscribing and sleep).
+    private void refused(String key, Waiters w, Runnable wake, RuntimeException e) {
+        boolean first;
+        synchronized (this) {
+            w.queue.remove(wake);
+            if (byKey.get(key) == w) {
+                byKey.remove(key);
+            }
+            first = !refusalLogged;
+            refusalLogged = true;
+        }
+        if (first) {
+            log.warn("release signals are unavailable ({}); waiters poll with back-off instead", e.toString());
+        } else {
+            log.debug("release signals for a key are unavailable: {}", e.toString());
+        }
     }
 
     private void unsubscribe(String key, Waiters w, Runnable wake) {

@@ -20,6 +20,9 @@ class RedactorTest {
         "azblob://acct.blob.core.windows.net/c?sv=2024&sig=hunter2|azblob://acct.blob.core.windows.net/c?sv=2024&sig=****",
         "etcd://root:p@ss@w0rd@h1:2379,h2:2379|etcd://root:****@h1:2379,h2:2379",
         "memory://group|memory://group",
+        "redis://user:pa?ss#w@host:6379/0|redis://user:****@host:6379/0",
+        "jdbc:mysql://db/app?user=app&password1=a&password2=b&password3=c|jdbc:mysql://db/app?user=app&password1=****&password2=****&password3=****",
+        "jdbc:postgresql://db/app?user=app&password=p@ss|jdbc:postgresql://db/app?user=app&password=****",
     })
     void masksSecrets(String in, String out) {
         assertThat(Redactor.redact(in)).isEqualTo(out);

@@ -45,6 +45,14 @@ final class TestBackend implements LockBackend {
     volatile Duration holderLeft;
     volatile boolean signals;
     final Map<String, java.util.Set<Runnable>> listeners = new ConcurrentHashMap<>();
+    final AtomicInteger enqueueCalls = new AtomicInteger();
+    final List<String> abandoned = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Replaces renew when set: a test shapes the outcomes (short lists, stalls, errors). */
+    volatile java.util.function.Function<List<HeldLease>, List<RenewOutcome>> renewHook;
+    /** Runs inside tryAcquire after the key was taken, before the grant returns (a backend's own events). */
+    volatile java.util.function.Consumer<AcquireRequest> afterTake;
+    /** Fails subscribe as a server refusing the channel would. */
+    volatile boolean subscribeFails;
 
     @Override
     public String description() {
@@ -70,7 +78,12 @@ final class TestBackend implements LockBackend {
             }
         }
         if (owners.putIfAbsent(request.key(), request.owner()) == null) {
-            return Grant.of(tokens.incrementAndGet());
+            long token = tokens.incrementAndGet();
+            java.util.function.Consumer<AcquireRequest> hook = afterTake;
+            if (hook != null) {
+                hook.accept(request);
+            }
+            return Grant.of(token);
         }
         Duration left = holderLeft;
         return left == null ? Held.UNKNOWN : Held.remaining(left);
@@ -80,6 +93,10 @@ final class TestBackend implements LockBackend {
     public List<RenewOutcome> renew(List<HeldLease> leases) {
         renewCalls.incrementAndGet();
         renewBatchSizes.add(leases.size());
+        java.util.function.Function<List<HeldLease>, List<RenewOutcome>> hook = renewHook;
+        if (hook != null) {
+            return hook.apply(leases);
+        }
         fail(leases.get(0).name());
         List<RenewOutcome> out = new ArrayList<>();
         for (HeldLease l : leases) {
@@ -99,11 +116,22 @@ final class TestBackend implements LockBackend {
         return released;
     }
 
+    @Override
+    public void abandon(AcquireRequest request) {
+        abandoned.add(request.owner());
+        owners.remove(request.key(), request.owner());
+    }
+
     /** Grants the key to the first queued waiter, as a queueing backend would on release. */
     void grantNext(String key) {
+        grantNext(key, grant -> grant);
+    }
+
+    /** Grants the key to the first queued waiter, shaping the grant (its confirmation time). */
+    void grantNext(String key, java.util.function.UnaryOperator<Grant> shape) {
         waiting.forEach((owner, future) -> {
             if (owners.putIfAbsent(key, owner) == null) {
-                future.complete(Grant.of(tokens.incrementAndGet()));
+                future.complete(shape.apply(Grant.of(tokens.incrementAndGet())));
             }
         });
     }
@@ -114,6 +142,9 @@ final class TestBackend implements LockBackend {
             return Optional.empty();
         }
         return Optional.of((key, onRelease) -> {
+            if (subscribeFails) {
+                throw new LockBackendException("test://backend refused the subscription (NOPERM)");
+            }
             listeners.computeIfAbsent(key, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(onRelease);
             return () -> listeners.get(key).remove(onRelease);
         });
@@ -125,6 +156,7 @@ final class TestBackend implements LockBackend {
             return Optional.empty();
         }
         return Optional.of(request -> {
+            enqueueCalls.incrementAndGet();
             CompletableFuture<Grant> f = new CompletableFuture<>();
             waiting.put(request.owner(), f);
             return new QueuedAcquirer.Ticket() {

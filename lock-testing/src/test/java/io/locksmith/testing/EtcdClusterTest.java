@@ -20,7 +20,9 @@ class EtcdClusterTest {
     @Test
     void keepsServingWithItsLeaderKilled(@Server(Backend.ETCD) TestCluster etcd) throws Exception {
         try (Client client = EtcdClients.connect(etcd.uri())) {
-            EtcdServerTest.putAndGet(client, "before");
+            // on a busy machine a new cluster's first writes (three fsyncs each) can take seconds:
+            // only the recovery is the subject here, so every step waits as long as it does
+            Polls.until(Duration.ofSeconds(30), () -> EtcdServerTest.putAndGet(client, "before"));
             TestServer leader = etcd.leader();
             leader.kill();
             // a new leader is elected within an election timeout or two; retry until then
@@ -28,7 +30,7 @@ class EtcdClusterTest {
             assertThat(etcd.leader()).isNotSameAs(leader);
             leader.restart();
             try (Client rejoined = EtcdClients.connect("etcd://127.0.0.1:" + leader.port())) {
-                EtcdServerTest.putAndGet(rejoined, "after the rejoin");
+                Polls.until(Duration.ofSeconds(30), () -> EtcdServerTest.putAndGet(rejoined, "after the rejoin"));
             }
         }
     }

@@ -1,0 +1,291 @@
+package io.locksmith.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.LossReason;
+import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.RenewOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core under faults a backend or a user can cause: errors mid-call, a client closed while
+ * acquisitions wait, renewal batches a provider answers wrongly, grants that arrive late or with
+ * an earlier confirmation, losses reported before the grant is handed out.
+ */
+class CoreFaultsTest {
+
+    private final TestBackend backend = new TestBackend();
+    private final AtomicReference<BackendEvents> events = new AtomicReference<>();
+    private LockClient client = open(LockOptions.builder()
+            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+
+    private LockClient open(LockOptions options) {
+        return LockClient.of(e -> {
+            events.set(e);
+            return backend;
+        }, options);
+    }
+
+    private void reopen(LockOptions options) {
+        client.close();
+        client = open(options);
+    }
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    @Test
+    void javaLockTryLockAfterABackendErrorKeepsNothingLocally() throws Exception {
+        Lock lock = client.lock("a").asLock();
+        backend.failing = true;
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class);
+        assertThatThrownBy(() -> lock.tryLock(50, TimeUnit.MILLISECONDS)).isInstanceOf(LockBackendException.class);
+        backend.failing = false;
+        CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(lock::tryLock);
+        assertThat(other.get(10, TimeUnit.SECONDS)).as("another thread must not be locked out after an error").isTrue();
+        assertThat(backend.owners).as("a true tryLock() holds the distributed lock").containsKey("a");
+        backend.owners.clear();
+        assertThat(lock.tryLock()).as("this thread: the other thread holds the local lock").isFalse();
+    }
+
+    @Test
+    void javaLockTryLockOnThisThreadAfterAnErrorTakesTheDistributedLock() {
+        Lock lock = client.lock("a").asLock();
+        backend.failing = true;
+        assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class);
+        backend.failing = false;
+        assertThat(lock.tryLock()).isTrue();
+        assertThat(backend.owners).as("tryLock() true after an error must hold the distributed lock").containsKey("a");
+        lock.unlock();
+        assertThat(backend.owners).doesNotContainKey("a");
+    }
+
+    @Test
+    void closingTheClientEndsEveryAcquisitionInFlight() throws Exception {
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> async = client.lock("a").acquireAsync(Duration.ofSeconds(60));
+        CompletableFuture<Throwable> blocking = CompletableFuture.supplyAsync(() -> {
+            try {
+                client.lock("a").acquire(Duration.ofSeconds(60));
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 4);
+        client.close();
+        Throwable fromBlocking = blocking.get(10, TimeUnit.SECONDS);
+        assertThat(fromBlocking).as("acquire() must end when the client closes").isNotNull()
+                .hasMessageContaining("'a'").hasMessageContaining("closed");
+        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS)).as("acquireAsync() must end when the client closes")
+                .isInstanceOf(ExecutionException.class).hasMessageContaining("'a'").hasMessageContaining("closed");
+        assertThat(holder.isHeld()).isFalse();
+    }
+
+    @Test
+    void closingTheClientEndsQueuedAcquisitions() throws Exception {
+        backend.queued = true;
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> async = client.lock("a").acquireAsync(Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
+        client.close();
+        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("'a'").hasMessageContaining("closed");
+        assertThat(backend.cancelled).as("the ticket leaves the queue").hasValue(1);
+        holder.close();
+    }
+
+    @Test
+    void aFailedTicketIsQueuedAgainWhileTheWaitLasts() throws Exception {
+        backend.queued = true;
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
+        backend.waiting.values().iterator().next()
+                .completeExceptionally(new LockBackendException("test://backend: the queue entry's put timed out"));
+        await("the core enqueues again after a failed ticket").atMost(Duration.ofSeconds(10))
+                .until(() -> backend.enqueueCalls.get() >= 2 && backend.waiting.size() == 1
+                        && !backend.waiting.values().iterator().next().isDone());
+        assertThat(waiter).isNotDone();
+        holder.close();
+        backend.grantNext("a");
+        assertThat(waiter.get(10, TimeUnit.SECONDS).isHeld()).isTrue();
+    }
+
+    @Test
+    void aQueuedGrantCountsItsDeadlineFromItsConfirmationNotItsArrival() throws Exception {
+        reopen(LockOptions.builder().lease(Duration.ofSeconds(10)).autoRenew(false).build());
+        backend.queued = true;
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
+        backend.owners.clear();
+        long confirmed = System.nanoTime() - TimeUnit.SECONDS.toNanos(8);
+        backend.grantNext("a", g -> g.confirmedAt(confirmed));
+        LockHandle next = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(next.remainingLease()).as("a lease confirmed 8 s ago has at most 2 s left")
+                .isLessThanOrEqualTo(Duration.ofSeconds(2));
+        holder.close();
+    }
+
+    @Test
+    void aQueuedGrantWithoutConfirmationIsRenewedBeforeItIsHandedOut() throws Exception {
+        reopen(LockOptions.builder().lease(Duration.ofSeconds(10)).autoRenew(false).build());
+        backend.queued = true;
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
+        backend.owners.clear();
+        int renewsBefore = backend.renewCalls.get();
+        backend.grantNext("a");
+        LockHandle next = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(backend.renewCalls.get()).as("an unconfirmed queued grant is renewed once").isEqualTo(renewsBefore + 1);
+        assertThat(next.isHeld()).isTrue();
+        holder.close();
+    }
+
+    @Test
+    void aLossReportedBeforeTheGrantIsHandedOutIsNotDropped() {
+        backend.afterTake = request -> events.get().lost(request.key(), request.owner(), LossReason.OWNERSHIP_LOST);
+        LockHandle h = client.lock("a").tryAcquire().orElse(null);
+        assertThat(h == null || !h.isHeld()).as("a grant whose loss the backend reported first must not be held").isTrue();
+        if (h != null) {
+            assertThat(h.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
+        }
+    }
+
+    @Test
+    void aRenewalBatchAnsweredWithTooFewOutcomesDoesNotStopRenewal() {
+        reopen(LockOptions.builder().lease(Duration.ofMillis(600)).build());
+        AtomicInteger calls = new AtomicInteger();
+        backend.renewHook = leases -> calls.incrementAndGet() == 1 ? List.of() : renewAll(leases);
+        LockHandle h = client.lock("a").acquire(Duration.ZERO);
+        await("renewal goes on after a malformed answer").atMost(Duration.ofSeconds(10)).until(() -> calls.get() >= 4);
+        assertThat(h.isHeld()).isTrue();
+    }
+
+    @Test
+    void aRenewalThatThrowsAnErrorDoesNotStopRenewal() {
+        reopen(LockOptions.builder().lease(Duration.ofMillis(600)).build());
+        AtomicInteger calls = new AtomicInteger();
+        backend.renewHook = leases -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new AssertionError("a provider's bug");
+            }
+            return renewAll(leases);
+        };
+        LockHandle h = client.lock("a").acquire(Duration.ZERO);
+        await("renewal goes on after an Error").atMost(Duration.ofSeconds(10)).until(() -> calls.get() >= 4);
+        assertThat(h.isHeld()).isTrue();
+    }
+
+    private List<RenewOutcome> renewAll(List<HeldLease> leases) {
+        List<RenewOutcome> out = new ArrayList<>();
+        for (HeldLease l : leases) {
+            out.add(l.owner().equals(backend.owners.get(l.key())) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED);
+        }
+        return out;
+    }
+
+    @Test
+    void aRenewalSentAfterAnExtendCountsTheLeaseItSent() throws Exception {
+        Duration shortLease = Duration.ofMillis(900);
+        reopen(LockOptions.builder().lease(shortLease).build());
+        CountDownLatch extendSent = new CountDownLatch(1);
+        CountDownLatch tickSent = new CountDownLatch(1);
+        CountDownLatch extendDone = new CountDownLatch(1);
+        LockHandle h = client.lock("a").acquire(Duration.ZERO);
+        backend.renewHook = leases -> {
+            try {
+                if (leases.get(0).lease().equals(Duration.ofSeconds(30))) {
+                    extendSent.countDown(); // the extend is on its way; let the tick send after it
+                    tickSent.await(2, TimeUnit.SECONDS);
+                } else if (extendSent.getCount() == 0) {
+                    tickSent.countDown(); // the tick, sent after the extend, with the old lease
+                    extendDone.await(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return renewAll(leases);
+        };
+        h.extend(Duration.ofSeconds(30));
+        extendDone.countDown();
+        assertThat(tickSent.getCount()).as("the renewal tick ran while the extend was in flight").isZero();
+        await("the server's last word was the " + shortLease + " lease the tick sent").atMost(Duration.ofSeconds(5))
+                .until(() -> h.remainingLease().compareTo(shortLease) <= 0);
+    }
+
+    @Test
+    void tryAcquireWhoseOwnGrantRanOutDuringTheCallTriesAgain() {
+        reopen(LockOptions.builder().lease(Duration.ofMillis(50)).build());
+        backend.stallAcquire = new CountDownLatch(1);
+        AtomicBoolean released = new AtomicBoolean();
+        Thread unstall = new Thread(() -> {
+            try {
+                backend.stalled.await(10, TimeUnit.SECONDS);
+                Thread.sleep(150); // time is the subject: the attempt outlives its 50 ms lease
+            } catch (InterruptedException e) {
+                return;
+            }
+            CountDownLatch stall = backend.stallAcquire;
+            backend.stallAcquire = null;
+            released.set(true);
+            stall.countDown();
+        });
+        unstall.start();
+        LockHandle h = client.lock("a").tryAcquire().orElse(null);
+        assertThat(h).as("nobody else held the lock: tryAcquire() must not say it is held by another").isNotNull();
+        h.close();
+    }
+
+    @Test
+    void aOneShotAttemptThatFailedIsAbandoned() {
+        backend.failing = true;
+        assertThatThrownBy(() -> client.lock("a").tryAcquire()).isInstanceOf(LockBackendException.class);
+        assertThat(backend.abandoned).as("an attempt whose outcome is unknown is abandoned").hasSize(1);
+        assertThatThrownBy(() -> client.lock("b").acquire(Duration.ofMillis(100))).isInstanceOf(LockBackendException.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend.abandoned.size() == 2);
+    }
+
+    @Test
+    void aWaiterFallsBackToBackoffWhenSubscribingFails() throws Exception {
+        backend.signals = true;
+        backend.subscribeFails = true;
+        reopen(LockOptions.builder().backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 3);
+        holder.close();
+        assertThat(waiter.get(10, TimeUnit.SECONDS).isHeld()).as("a refused subscription falls back to back-off").isTrue();
+        backend.subscribeFails = false;
+        LockHandle again = waiter.get();
+        again.close();
+        LockHandle holder2 = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> second = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !backend.listeners.getOrDefault("a", java.util.Set.of()).isEmpty());
+        holder2.close();
+        assertThat(second.get(10, TimeUnit.SECONDS).isHeld()).as("the key's signals work again after a failure").isTrue();
+    }
+}
