@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.BackendEvents;
@@ -83,6 +84,40 @@ class ZooKeeperQueueTest {
                 assertThat(outcome).as("[zookeeper] queue: a ticket whose session ended fails with a backend error")
                         .isInstanceOf(LockBackendException.class);
             }
+        }
+    }
+
+    @Test
+    void aWaitThroughASessionReplacementIsGrantedOnANodeOfTheNewSession() throws Exception {
+        CuratorFramework curator = curator(hostPort);
+        try (LockClient holder = LockClient.open("zookeeper://" + hostPort + "?lease=20s");
+                LockClient waiter = ZooKeeperLocks.open(curator, LockOptions.builder().lease(Duration.ofSeconds(10)).build())) {
+            LockHandle held = holder.lock("replaced-wait").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting = waiter.lock("replaced-wait").acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> admin.getChildren().forPath(LockPaths.lock("replaced-wait")).size() == 2);
+            long oldSession = sessionOf(curator);
+            curator.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                long now = sessionOf(curator);
+                return now != 0 && now != oldSession && curator.getZookeeperClient().isConnected();
+            });
+            held.close();
+
+            LockHandle granted = waiting.get(30, TimeUnit.SECONDS);
+            String lockPath = LockPaths.lock("replaced-wait");
+            long owner = 0;
+            for (String child : admin.getChildren().forPath(lockPath)) {
+                Stat stat = admin.checkExists().forPath(lockPath + "/" + child);
+                if (stat != null && stat.getCzxid() == granted.fencingToken()) {
+                    owner = stat.getEphemeralOwner();
+                }
+            }
+            assertThat(owner).as("[zookeeper] queue: the wait goes on through a new session and is granted on its node")
+                    .isEqualTo(sessionOf(curator));
+            granted.close();
+        } finally {
+            curator.close();
         }
     }
 
