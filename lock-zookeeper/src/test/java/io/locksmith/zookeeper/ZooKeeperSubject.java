@@ -107,6 +107,13 @@ final class ZooKeeperSubject implements TckSubject {
                 proxies.get(client).delayReplies(delay);
             }
 
+            /**
+             * Nothing to move: the backend reads no wall clock. Leases are the server's sessions,
+             * and the client's own deadlines and timers run on {@link System#nanoTime()}.
+             */
+            @Override
+            public void skewWallClock(LockClient client, Duration offset) {}
+
             /** Deletes every node of the queue but the lowest, the holder's. */
             @Override
             public void removeQueueEntries(String key) {
