@@ -39,7 +39,7 @@ final class Failures {
                 + Redaction.redact(String.valueOf(e.getMessage())), e);
     }
 
-    /** @return whether the failure is about reaching the server, which a waiter rides out */
+    /** @return whether the failure is about reaching the server: worth trying again once it answers */
     static boolean isConnection(Throwable e) {
         Throwable t = e instanceof LockBackendException && e.getCause() != null ? e.getCause() : e;
         return t instanceof KeeperException.ConnectionLossException

@@ -24,6 +24,7 @@ final class HeldNodes {
         final String key;
         final String owner;
         volatile long deadlineNanos;
+        volatile long expiryNanos; // when the scheduled expiry runs
         volatile java.util.concurrent.ScheduledFuture<?> expiry;
 
         Entry(String key, String owner, long deadlineNanos) {
@@ -126,11 +127,22 @@ final class HeldNodes {
         return e != null;
     }
 
-    /** Moves a node's lease end after a renewal confirmed it at {@code confirmedNanos}. */
+    /**
+     * Moves a node's lease end after a renewal confirmed it at {@code confirmedNanos}: later, or
+     * earlier when the lease was extended to a shorter one, which needs the expiry moved up.
+     */
     void renewed(String path, Duration lease, long confirmedNanos) {
         Entry e = byPath.get(path);
         if (e != null) {
-            e.deadlineNanos = confirmedNanos + lease.toNanos();
+            long deadline = confirmedNanos + lease.toNanos();
+            e.deadlineNanos = deadline;
+            if (deadline - e.expiryNanos < 0) {
+                java.util.concurrent.ScheduledFuture<?> old = e.expiry;
+                if (old != null) {
+                    old.cancel(false);
+                }
+                scheduleExpiry(path, e, deadline - System.nanoTime());
+            }
         }
     }
 
@@ -158,6 +170,7 @@ final class HeldNodes {
 
     private void scheduleExpiry(String path, Entry entry, long delayNanos) {
         try {
+            entry.expiryNanos = System.nanoTime() + delayNanos;
             entry.expiry = timer.schedule(() -> expire(path, entry), delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closing: the session's end deletes the node

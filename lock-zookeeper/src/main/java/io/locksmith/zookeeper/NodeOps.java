@@ -19,7 +19,8 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * The few ZooKeeper calls the lock recipe makes, each bounded by the client's connection timeout
- * (Curator retries nothing: the core and the queue decide when to try again).
+ * (Curator retries nothing: the core and the queue decide when to try again). Nodes that must go
+ * but could not be deleted are left to {@link Leftovers}.
  */
 final class NodeOps {
 
@@ -29,8 +30,10 @@ final class NodeOps {
      * @param lockPath the lock's container node
      * @param path the node's full path
      * @param czxid the transaction that created it: the fencing token if it comes to hold the lock
+     * @param session the session that owns it (its ephemeralOwner): only while that session is the
+     *     client's current one may the node be granted
      */
-    record LockNode(String lockPath, String path, long czxid) {
+    record LockNode(String lockPath, String path, long czxid, long session) {
         String name() {
             return LockPaths.name(path);
         }
@@ -41,10 +44,16 @@ final class NodeOps {
 
     private final CuratorFramework client;
     private final String description;
+    private final Leftovers leftovers;
 
     NodeOps(CuratorFramework client, String description) {
         this.client = client;
         this.description = description;
+        this.leftovers = new Leftovers(client);
+    }
+
+    Leftovers leftovers() {
+        return leftovers;
     }
 
     CuratorFramework client() {
@@ -57,24 +66,30 @@ final class NodeOps {
 
     /**
      * Creates the request's node in the lock's queue: ephemeral (it lives as long as the session),
-     * sequential (its place in the queue), with Curator's protection so that a create whose answer
-     * was lost is found again instead of left behind, under a container parent the server deletes
-     * once it is empty. The data is the owner, for operators.
+     * sequential (its place in the queue), under a container parent the server deletes once it is
+     * empty. The data is the owner, for operators. The name starts with a prefix unique to this
+     * create (as Curator's protection does), so that a create whose answer was lost is found and
+     * deleted instead of left in the queue, and a duplicate made by a retrying client's second try
+     * is recognised as ours ({@link LockPaths#predecessor}).
      */
     LockNode create(String lockPath, AcquireRequest request) {
         byte[] owner = request.owner().getBytes(StandardCharsets.UTF_8);
+        String protection = LockPaths.protection();
         for (int attempt = 0; ; attempt++) {
             Stat stat = new Stat();
             try {
-                String path = client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withProtection()
-                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(LockPaths.nodePrefix(lockPath), owner);
-                return withToken(new LockNode(lockPath, path, stat.getCzxid()), request.name());
+                String path = client.create().storingStatIn(stat).creatingParentContainersIfNeeded()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(LockPaths.nodePrefix(lockPath, protection), owner);
+                return withToken(new LockNode(lockPath, path, stat.getCzxid(), stat.getEphemeralOwner()), request.name());
             } catch (KeeperException.NoNodeException e) {
                 if (attempt >= 2) {
                     throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
                 }
                 // the server reaped the empty container between Curator creating it and our create: again
             } catch (Exception e) {
+                if (Failures.isConnection(e)) {
+                    leftovers.lostCreate(lockPath, protection);
+                }
                 throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
             }
         }
@@ -109,26 +124,32 @@ final class NodeOps {
      * Sends the create of {@link #create} without waiting for the answer, so that the next request
      * rides the same round trip: ZooKeeper answers a session's requests in the order they were
      * sent, so a listing sent right after the create sees the created node. Curator sends it at
-     * once when connected (later, within the connection timeout, when not), and on a lost answer
-     * deletes the protected node it may have made.
+     * once when connected (later, within the connection timeout, when not); on a lost answer the
+     * node it may have made is left to {@link Leftovers}.
      *
      * @return the node, once the server has made it; pass it through {@link #withToken}
      */
     CompletableFuture<LockNode> createInBackground(String lockPath, AcquireRequest request) {
         CompletableFuture<LockNode> created = new CompletableFuture<>();
+        String protection = LockPaths.protection();
         try {
-            client.create().creatingParentContainersIfNeeded().withProtection()
+            client.create().creatingParentContainersIfNeeded()
                     .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                     .inBackground((c, event) -> {
                         if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-                            long czxid = event.getStat() == null ? 0 : event.getStat().getCzxid();
-                            created.complete(new LockNode(lockPath, event.getName(), czxid));
+                            Stat stat = event.getStat();
+                            created.complete(new LockNode(lockPath, event.getName(), stat == null ? 0 : stat.getCzxid(),
+                                    stat == null ? 0 : stat.getEphemeralOwner()));
                         } else {
-                            created.completeExceptionally(KeeperException.create(
-                                    KeeperException.Code.get(event.getResultCode()), event.getPath()));
+                            KeeperException e = KeeperException.create(KeeperException.Code.get(event.getResultCode()),
+                                    event.getPath());
+                            if (Failures.isConnection(e)) {
+                                leftovers.lostCreate(lockPath, protection);
+                            }
+                            created.completeExceptionally(e);
                         }
                     })
-                    .forPath(LockPaths.nodePrefix(lockPath), request.owner().getBytes(StandardCharsets.UTF_8));
+                    .forPath(LockPaths.nodePrefix(lockPath, protection), request.owner().getBytes(StandardCharsets.UTF_8));
         } catch (Exception e) {
             created.completeExceptionally(e);
         }
@@ -136,11 +157,11 @@ final class NodeOps {
     }
 
     /**
-     * A node with its fencing token. Curator gives no stat for a create it retried and found again
-     * by its protection (a client handed in with a retry policy): the token is read then, once.
+     * A node with its fencing token and session. Curator may give no stat for a create it retried
+     * (a client handed in with a retry policy): they are read then, once.
      */
     LockNode withToken(LockNode node, String lockName) {
-        if (node.czxid() != 0) {
+        if (node.czxid() != 0 && node.session() != 0) {
             return node;
         }
         try {
@@ -148,7 +169,7 @@ final class NodeOps {
             if (stat == null) {
                 throw new KeeperException.NoNodeException(node.path());
             }
-            return new LockNode(node.lockPath(), node.path(), stat.getCzxid());
+            return new LockNode(node.lockPath(), node.path(), stat.getCzxid(), stat.getEphemeralOwner());
         } catch (Exception e) {
             throw Failures.of("queueing for lock '" + lockName + "'", description, e);
         }
@@ -202,25 +223,29 @@ final class NodeOps {
         }
     }
 
-    /** Deletes a node, retrying in the background until it is gone or its session ended; @return whether it existed */
+    /**
+     * Deletes a node; if the server cannot be reached it is deleted after the next reconnection
+     * (or goes with its session).
+     *
+     * @return whether it existed
+     */
     boolean delete(String path, String lockName) {
         try {
-            client.delete().guaranteed().forPath(path);
+            client.delete().forPath(path);
             return true;
         } catch (KeeperException.NoNodeException e) {
             return false;
         } catch (Exception e) {
+            if (Failures.isConnection(e)) {
+                leftovers.delete(path);
+            }
             throw Failures.of("releasing lock '" + lockName + "'", description, e);
         }
     }
 
-    /** Deletes a node without waiting; Curator keeps trying across reconnections until it is gone. */
+    /** Deletes a node without waiting; if the server cannot be reached, after the next reconnection. */
     void deleteInBackground(String path) {
-        try {
-            client.delete().guaranteed().inBackground().forPath(path);
-        } catch (Exception e) {
-            // guaranteed(): Curator has recorded the delete and retries it once connected
-        }
+        leftovers.delete(path);
     }
 
     /**
@@ -260,6 +285,19 @@ final class NodeOps {
         }
         throw Failures.of("renewing lock '" + lockName + "'", description,
                 KeeperException.create(KeeperException.Code.get(code)));
+    }
+
+    /**
+     * Deletes the nodes that share our node's protection prefix but are not it: a retrying client
+     * (one handed in with a retry policy) may have made one with a first try whose answer was lost.
+     */
+    void deleteStrays(LockNode node, List<String> children) {
+        String protection = LockPaths.protectionOf(node.name());
+        for (String child : children) {
+            if (!protection.isEmpty() && child.startsWith(protection) && !child.equals(node.name())) {
+                leftovers.delete(node.lockPath() + "/" + child);
+            }
+        }
     }
 
     /** @return the session the client has now; nodes of any other session are not ours */

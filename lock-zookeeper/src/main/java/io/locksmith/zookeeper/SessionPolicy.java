@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  *       default grace is a third of the session timeout: the ZooKeeper client notices a silent
  *       connection only after two thirds of it, so by then the server may have heard nothing from
  *       us for a whole session timeout and expired the session;
- *   <li>RECONNECTED: the same session goes on and so do its locks; waiters look at their queues again;
+ *   <li>RECONNECTED: the same session goes on and so do its locks; waiters look at their queues again
+ *       (and fail if the session is a new one); nodes that could not be deleted are tried again;
  *   <li>LOST (the session expired, or Curator concluded it must have): every lock is lost.
  * </ul>
  *
@@ -32,14 +33,17 @@ final class SessionPolicy implements ConnectionStateListener {
 
     private final HeldNodes held;
     private final LockQueue queue;
+    private final Leftovers leftovers;
     private final ScheduledExecutorService timer;
     private final long graceNanos;
     private final String description;
     private final AtomicLong connection = new AtomicLong();
 
-    SessionPolicy(HeldNodes held, LockQueue queue, ScheduledExecutorService timer, Duration grace, String description) {
+    SessionPolicy(HeldNodes held, LockQueue queue, Leftovers leftovers, ScheduledExecutorService timer, Duration grace,
+            String description) {
         this.held = held;
         this.queue = queue;
+        this.leftovers = leftovers;
         this.timer = timer;
         this.graceNanos = grace.toNanos();
         this.description = description;
@@ -52,6 +56,7 @@ final class SessionPolicy implements ConnectionStateListener {
             case RECONNECTED, CONNECTED -> {
                 connection.incrementAndGet();
                 queue.reconnected();
+                leftovers.retry();
             }
             case LOST -> {
                 connection.incrementAndGet();

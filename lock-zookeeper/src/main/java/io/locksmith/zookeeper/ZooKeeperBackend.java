@@ -56,7 +56,8 @@ final class ZooKeeperBackend implements LockBackend {
         thread.setRemoveOnCancelPolicy(true);
         this.held = new HeldNodes(ops, events, thread);
         this.queue = new LockQueue(ops, held, thread);
-        this.policy = new SessionPolicy(held, queue, thread, grace != null ? grace : session.dividedBy(3), description);
+        this.policy = new SessionPolicy(held, queue, ops.leftovers(), thread, grace != null ? grace : session.dividedBy(3),
+                description);
         client.getConnectionStateListenable().addListener(policy);
     }
 
@@ -147,6 +148,11 @@ final class ZooKeeperBackend implements LockBackend {
             if (!queue.contains(node.name())) {
                 queue = ops.childrenWatched(lockPath, watch, request.name());
             }
+            ops.deleteStrays(node, queue);
+            if (node.session() != ops.sessionId()) {
+                // the session that made the node ended meanwhile: its node goes with it, so it may not hold
+                throw Failures.of(queueing, ops.description(), new KeeperException.SessionExpiredException());
+            }
             lowest = LockPaths.predecessor(node.name(), queue).isEmpty();
         } catch (RuntimeException e) {
             ops.deleteInBackground(node.path());
@@ -201,6 +207,8 @@ final class ZooKeeperBackend implements LockBackend {
         ops.client().getConnectionStateListenable().removeListener(policy);
         queue.close();
         thread.shutdownNow();
+        // a last try for nodes still to delete: a client handed in keeps its session, and with it the nodes
+        ops.leftovers().retry();
         closeClient.run();
     }
 

@@ -59,7 +59,8 @@ public final class ZooKeeperLockProvider implements LockProvider {
                 .connectString(settings.connectString())
                 .sessionTimeoutMs(millis(settings.sessionTimeout()))
                 .connectionTimeoutMs(millis(settings.connectionTimeout()))
-                // one try per call, bounded by the connection timeout: the core and the queue retry
+                // one try per call, bounded by the connection timeout: the core retries (and Leftovers
+                // cleans up) instead, since Curator's retrying clean-ups do not stop while the server is down
                 .retryPolicy(new RetryNTimes(0, 0))
                 .waitForShutdownTimeoutMs(millis(settings.connectionTimeout()))
                 .aclProvider(new DefaultACLProvider() {

@@ -73,6 +73,16 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void aNodeMadeByTheSameCreateIsNeverAheadOfOurs() {
+        // a retrying client's first try, whose answer was lost, left a lower node with our prefix
+        String ours = "_c_aaaa-lock-0000000005";
+        assertThat(LockPaths.predecessor(ours, List.of("_c_aaaa-lock-0000000003", ours))).isEmpty();
+        assertThat(LockPaths.predecessor(ours, List.of("_c_aaaa-lock-0000000003", "_c_bbbb-lock-0000000004", ours)))
+                .contains("_c_bbbb-lock-0000000004");
+        assertThat(LockPaths.protectionOf(ours)).isEqualTo("_c_aaaa-");
+    }
+
+    @Test
     void theHolderIsTheLowestEphemeralNodeUnderAContainerAndItsCzxidIsTheToken() throws Exception {
         try (LockClient locks = LockClient.open(uri("?lease=20s"))) {
             LockHandle h = locks.lock("layout").acquire(Duration.ZERO);
@@ -125,6 +135,21 @@ class ZooKeeperBackendTest {
             String lockPath = LockPaths.lock("unrenewed");
             await().atMost(Duration.ofSeconds(10)).until(() -> admin.getChildren().forPath(lockPath).isEmpty());
             assertThat(h.isHeld()).isFalse();
+        }
+    }
+
+    @Test
+    void extendingToAShorterLeaseFreesTheLockAtTheNewDeadline() throws Exception {
+        try (LockClient locks = LockClient.open(uri("?lease=10s"))) {
+            LockHandle h = locks.lock("shortened").withAutoRenew(false).acquire(Duration.ZERO);
+            String lockPath = LockPaths.lock("shortened");
+            h.extend(Duration.ofMillis(500));
+            // the old lease would keep the node for 10 s
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(admin.getChildren().forPath(lockPath))
+                    .as("[zookeeper] extend: a lease extended to 500 ms frees the lock then, not at the old 10 s")
+                    .isEmpty());
+            assertThat(h.isHeld()).as("[zookeeper] extend: the handle counts the lock lost before the server frees it")
+                    .isFalse();
         }
     }
 
@@ -251,9 +276,9 @@ class ZooKeeperBackendTest {
         String path = admin.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
                 .forPath("/token-read/node");
         long czxid = admin.checkExists().forPath(path).getCzxid();
-        assertThat(ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read").czxid()).isEqualTo(czxid);
+        assertThat(ops.withToken(new NodeOps.LockNode("/token-read", path, 0, 0), "token-read").czxid()).isEqualTo(czxid);
         admin.delete().forPath(path);
-        assertThatThrownBy(() -> ops.withToken(new NodeOps.LockNode("/token-read", path, 0), "token-read"))
+        assertThatThrownBy(() -> ops.withToken(new NodeOps.LockNode("/token-read", path, 0, 0), "token-read"))
                 .isInstanceOf(LockBackendException.class).hasMessageContaining("'token-read'");
         admin.delete().forPath("/token-read");
     }

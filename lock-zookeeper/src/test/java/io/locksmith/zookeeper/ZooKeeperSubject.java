@@ -11,6 +11,9 @@ import io.locksmith.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,7 +23,8 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * A real ZooKeeper as the kit sees it: each client talks to the server through a proxy of its
- * own, so that one client can be cut off; an admin client removes lock state as an operator would.
+ * own, so that one client can be cut off or its replies delayed; an admin client removes lock state
+ * as an operator would; the server can be restarted in place.
  */
 final class ZooKeeperSubject implements TckSubject {
 
@@ -90,6 +94,41 @@ final class ZooKeeperSubject implements TckSubject {
             @Override
             public void restoreConnection(LockClient client) {
                 proxies.get(client).restore();
+            }
+
+            /** The same server, port and data directory: sessions and nodes are kept in its transaction log. */
+            @Override
+            public void restartServer() {
+                server.restart();
+            }
+
+            @Override
+            public void delayReplies(LockClient client, Duration delay) {
+                proxies.get(client).delayReplies(delay);
+            }
+
+            /**
+             * Nothing to move: the backend reads no wall clock. Leases are the server's sessions,
+             * and the client's own deadlines and timers run on {@link System#nanoTime()}.
+             */
+            @Override
+            public void skewWallClock(LockClient client, Duration offset) {}
+
+            /** Deletes every node of the queue but the lowest, the holder's. */
+            @Override
+            public void removeQueueEntries(String key) {
+                String lockPath = LockPaths.lock(key);
+                try {
+                    List<String> queue = new ArrayList<>(admin.getChildren().forPath(lockPath));
+                    queue.sort(Comparator.comparingLong(LockPaths::sequence));
+                    for (String waiter : queue.subList(Math.min(1, queue.size()), queue.size())) {
+                        admin.delete().forPath(lockPath + "/" + waiter);
+                    }
+                } catch (KeeperException.NoNodeException e) {
+                    // no queue, or an entry that went meanwhile: nothing (more) to remove
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not remove the waiters of " + lockPath, e);
+                }
             }
         };
     }
