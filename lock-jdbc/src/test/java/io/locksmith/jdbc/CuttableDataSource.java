@@ -20,13 +20,23 @@ final class CuttableDataSource implements DataSource {
 
     private final String url;
     private final Properties properties;
+    private final String onConnect;
     private volatile boolean cut;
     /** Statements prepared or created on this source's connections: each is one round trip or batch. */
     final java.util.concurrent.atomic.AtomicInteger statements = new java.util.concurrent.atomic.AtomicInteger();
 
     CuttableDataSource(String url, Properties properties) {
+        this(url, properties, null);
+    }
+
+    /**
+     * @param onConnect a statement run on every new connection before the client sees it (a
+     *     session setting a DBA could make the server's default), or {@code null}
+     */
+    CuttableDataSource(String url, Properties properties, String onConnect) {
         this.url = url;
         this.properties = properties;
+        this.onConnect = onConnect;
     }
 
     void cut(boolean now) {
@@ -37,6 +47,14 @@ final class CuttableDataSource implements DataSource {
     public Connection getConnection() throws SQLException {
         refuseIfCut();
         Connection real = DriverManager.getConnection(url, properties);
+        if (onConnect != null) {
+            try (java.sql.Statement s = real.createStatement()) {
+                s.execute(onConnect);
+            } catch (SQLException e) {
+                real.close();
+                throw e;
+            }
+        }
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     String name = method.getName();
