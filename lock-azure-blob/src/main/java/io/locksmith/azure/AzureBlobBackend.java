@@ -33,7 +33,8 @@ import reactor.core.publisher.Mono;
  * Locks as blob leases. Acquire: take a lease on the lock's blob (creating the blob first if it
  * is missing), then write the incremented fencing counter to its metadata under that lease id;
  * if the write fails the lease is released and the attempt fails. Release: release the lease by
- * its id. Renewal: renew every held lease, in parallel ({@link LeaseRenewal}). Leases are kept by
+ * its id. Renewal: renew every held lease, in parallel, changing a lease's length where an extend
+ * asks for another ({@link LeaseRenewal}). Leases are kept by
  * the storage service's clock; the lease id, derived from the acquisition's owner, is the
  * ownership check the service makes on every renewal and release.
  */
@@ -71,13 +72,19 @@ final class AzureBlobBackend implements LockBackend {
     /** Azure's shortest finite lease. */
     @Override
     public Duration minimumLease() {
-        return Duration.ofSeconds(15);
+        return Duration.ofSeconds(LeaseTerm.MINIMUM_SECONDS);
     }
 
     /** Azure's longest finite lease; an infinite lease would never free a crashed holder's lock. */
     @Override
     public Duration maximumLease() {
-        return Duration.ofSeconds(60);
+        return Duration.ofSeconds(LeaseTerm.MAXIMUM_SECONDS);
+    }
+
+    /** A renewal for another length changes the lease's length ({@link LeaseRenewal}). */
+    @Override
+    public boolean renewsForAnyLease() {
+        return true;
     }
 
     @Override
@@ -85,11 +92,12 @@ final class AzureBlobBackend implements LockBackend {
         String blobName = BlobNames.blob(request.key());
         BlobAsyncClient blob = container.getBlobAsyncClient(blobName);
         BlobLeaseAsyncClient lease = lease(blob, BlobNames.leaseId(request.owner()));
+        int seconds = LeaseTerm.seconds(request.lease());
         String etag = null;
         for (int attempt = 0; ; attempt++) {
             try {
                 Response<String> taken = block(lease.acquireLeaseWithResponse(
-                        new BlobAcquireLeaseOptions(leaseSeconds(request.lease()))));
+                        new BlobAcquireLeaseOptions(seconds)));
                 etag = taken.getHeaders().getValue(HttpHeaderName.ETAG);
                 break;
             } catch (RuntimeException e) {
@@ -104,7 +112,7 @@ final class AzureBlobBackend implements LockBackend {
             }
         }
         try {
-            return Grant.of(writeFence(blob, blobName, lease.getLeaseId(), etag, request));
+            return new Grant(writeFence(blob, blobName, lease.getLeaseId(), etag, request), new LeaseTerm(seconds));
         } catch (RuntimeException e) {
             releaseQuietly(lease);
             throw e instanceof LockBackendException b ? b : failure("acquire", request.name(), e);
@@ -212,12 +220,6 @@ final class AzureBlobBackend implements LockBackend {
     @Override
     public void close() {
         // the Azure client has nothing to close: its HTTP connections idle out of the pool
-    }
-
-    /** Azure leases are whole seconds; rounding up keeps the service's lease at least the client's. */
-    static int leaseSeconds(Duration lease) {
-        long seconds = (lease.toMillis() + 999) / 1000;
-        return (int) Math.max(15, Math.min(60, seconds));
     }
 
     private BlobLeaseAsyncClient leaseOf(HeldLease held) {
