@@ -134,6 +134,24 @@ class AzureBlobBackendTest {
         }
     }
 
+    /**
+     * A restart keeps the fencing counter (blob metadata), so tokens keep increasing. Leases are
+     * not checked across a restart: Azurite reads every lease back from its saved state as expired
+     * (see {@link AzureBlobSubject}), which the real service does not do.
+     */
+    @Test
+    void tokensKeepIncreasingAcrossARestart() {
+        try (LockClient locks = client(Duration.ofSeconds(15), true)) {
+            LockHandle before = locks.lock("restart").acquire(Duration.ZERO);
+            before.close();
+            Azurite.restartKeepingState(server);
+            try (LockHandle after = locks.lock("restart").acquire(Duration.ofSeconds(20))) {
+                assertThat(after.fencingToken()).as("azure-blob, restart: tokens keep increasing across a restart")
+                        .isGreaterThan(before.fencingToken());
+            }
+        }
+    }
+
     @Test
     void statusShowsTheHolderAndToken() {
         try (LockClient locks = LockClient.open(uri(""))) {
