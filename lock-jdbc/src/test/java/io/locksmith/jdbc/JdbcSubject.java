@@ -17,23 +17,35 @@ import java.util.concurrent.ConcurrentHashMap;
 final class JdbcSubject implements TckSubject {
 
     private final Database database;
+    private final String sessionSetup;
+    private final String variant;
     private final Map<LockClient, CuttableDataSource> sources = new ConcurrentHashMap<>();
 
     JdbcSubject(Database database) {
+        // the test server runs with synchronous_commit=off, which a restart (SIGKILL) can undo the
+        // last commits of; the kit's clients commit as a production server does, durably
+        this(database, database == Database.POSTGRES ? "SET synchronous_commit = on" : null, null);
+    }
+
+    /**
+     * @param sessionSetup a statement run on every connection the clients open (a server setting a
+     *     DBA may choose, made per session), or {@code null}
+     * @param variant what the setup changes, for the subject's name, or {@code null}
+     */
+    JdbcSubject(Database database, String sessionSetup, String variant) {
         this.database = database;
+        this.sessionSetup = sessionSetup;
+        this.variant = variant;
     }
 
     @Override
     public String name() {
-        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT);
+        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT) + (variant == null ? "" : " (" + variant + ")");
     }
 
     @Override
     public LockClient newClient(LockOptions options) {
-        // the test server runs with synchronous_commit=off, which a restart (SIGKILL) can undo the
-        // last commits of; the kit's clients commit as a production server does, durably
-        String onConnect = database == Database.POSTGRES ? "SET synchronous_commit = on" : null;
-        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties(), onConnect);
+        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties(), sessionSetup);
         LockClient client = JdbcLocks.open(source, options, Map.of("pool-size", "4", "timeout", "2s"));
         sources.put(client, source);
         return client;

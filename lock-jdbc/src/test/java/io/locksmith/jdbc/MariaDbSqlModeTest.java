@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class MariaDbSqlModeTest {
 
-    private static final String SIMULTANEOUS = "SET SESSION sql_mode = CONCAT(@@sql_mode, ',SIMULTANEOUS_ASSIGNMENT')";
+    static final String SIMULTANEOUS = "SET SESSION sql_mode = CONCAT(@@sql_mode, ',SIMULTANEOUS_ASSIGNMENT')";
 
     private final String table = "mode_locks";
 
