@@ -33,7 +33,8 @@ import reactor.core.publisher.Mono;
  * Locks as blob leases. Acquire: take a lease on the lock's blob (creating the blob first if it
  * is missing), then write the incremented fencing counter to its metadata under that lease id;
  * if the write fails the lease is released and the attempt fails. Release: release the lease by
- * its id. Renewal: renew every held lease, in parallel ({@link LeaseRenewal}). Leases are kept by
+ * its id. Renewal: renew every held lease, in parallel, changing a lease's length where an extend
+ * asks for another ({@link LeaseRenewal}). Leases are kept by
  * the storage service's clock; the lease id, derived from the acquisition's owner, is the
  * ownership check the service makes on every renewal and release.
  */
@@ -71,13 +72,19 @@ final class AzureBlobBackend implements LockBackend {
     /** Azure's shortest finite lease. */
     @Override
     public Duration minimumLease() {
-        return Duration.ofSeconds(15);
+        return Duration.ofSeconds(LeaseTerm.MINIMUM_SECONDS);
     }
 
     /** Azure's longest finite lease; an infinite lease would never free a crashed holder's lock. */
     @Override
     public Duration maximumLease() {
-        return Duration.ofSeconds(60);
+        return Duration.ofSeconds(LeaseTerm.MAXIMUM_SECONDS);
+    }
+
+    /** A renewal for another length changes the lease's length ({@link LeaseRenewal}). */
+    @Override
+    public boolean renewsForAnyLease() {
+        return true;
     }
 
     @Override
@@ -85,11 +92,12 @@ final class AzureBlobBackend implements LockBackend {
         String blobName = BlobNames.blob(request.key());
         BlobAsyncClient blob = container.getBlobAsyncClient(blobName);
         BlobLeaseAsyncClient lease = lease(blob, BlobNames.leaseId(request.owner()));
+        int seconds = LeaseTerm.seconds(request.lease());
         String etag = null;
         for (int attempt = 0; ; attempt++) {
             try {
                 Response<String> taken = block(lease.acquireLeaseWithResponse(
-                        new BlobAcquireLeaseOptions(leaseSeconds(request.lease()))));
+                        new BlobAcquireLeaseOptions(seconds)));
                 etag = taken.getHeaders().getValue(HttpHeaderName.ETAG);
                 break;
             } catch (RuntimeException e) {
@@ -104,7 +112,7 @@ final class AzureBlobBackend implements LockBackend {
             }
         }
         try {
-            return Grant.of(writeFence(blob, blobName, lease.getLeaseId(), etag, request));
+            return new Grant(writeFence(blob, blobName, lease.getLeaseId(), etag, request), new LeaseTerm(seconds));
         } catch (RuntimeException e) {
             releaseQuietly(lease);
             throw e instanceof LockBackendException b ? b : failure("acquire", request.name(), e);
@@ -121,7 +129,7 @@ final class AzureBlobBackend implements LockBackend {
                 .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
         try {
             String etag = block(blob.getBlockBlobAsyncClient().uploadWithResponse(upload)).getValue().getETag();
-            written.put(blobName, etag, 0);
+            written.put(blobName, etag, 0, null);
         } catch (RuntimeException e) {
             int status = AzureFailures.status(e);
             if (status == 409 || status == 412) {
@@ -138,6 +146,11 @@ final class AzureBlobBackend implements LockBackend {
     /**
      * Increments the counter under the lease: the lease id condition means only the holder can
      * write, and the If-Match condition means the counter read (or remembered) is the one replaced.
+     *
+     * <p>When the metadata already names this request's owner, an earlier attempt of the same wait
+     * took the lease and wrote the counter, and only its answer was lost: that counter is this
+     * grant's token, not to be counted up twice. Nobody was granted in between, since every grant
+     * writes its own owner; we hold the lease now, so nobody can write it meanwhile either.
      */
     private long writeFence(BlobAsyncClient blob, String blobName, String leaseId, String leaseEtag, AcquireRequest r) {
         FenceCache.Written known = written.get(blobName);
@@ -145,17 +158,26 @@ final class AzureBlobBackend implements LockBackend {
             long next;
             String ifMatch;
             if (attempt == 0 && known != null && known.etag().equals(leaseEtag)) {
+                if (r.owner().equals(known.owner())) {
+                    return known.fence();
+                }
                 next = known.fence() + 1;
                 ifMatch = known.etag();
             } else {
                 BlobProperties properties = block(blob.getPropertiesWithResponse(null)).getValue();
-                next = BlobNames.fence(properties.getMetadata()) + 1;
+                Map<String, String> metadata = properties.getMetadata();
+                if (metadata != null && r.owner().equals(BlobNames.decode(metadata.get(BlobNames.OWNER)))) {
+                    long fence = BlobNames.fence(metadata);
+                    written.put(blobName, properties.getETag(), fence, r.owner());
+                    return fence;
+                }
+                next = BlobNames.fence(metadata) + 1;
                 ifMatch = properties.getETag();
             }
             try {
                 Response<Void> done = block(blob.setMetadataWithResponse(BlobNames.metadata(r.key(), r.owner(), next),
                         new BlobRequestConditions().setLeaseId(leaseId).setIfMatch(ifMatch)));
-                written.put(blobName, done.getHeaders().getValue(HttpHeaderName.ETAG), next);
+                written.put(blobName, done.getHeaders().getValue(HttpHeaderName.ETAG), next, r.owner());
                 return next;
             } catch (RuntimeException e) {
                 written.forget(blobName);
@@ -174,16 +196,30 @@ final class AzureBlobBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease held) {
+        return release(leaseOf(held), "release", held.name());
+    }
+
+    private boolean release(BlobLeaseAsyncClient lease, String what, String lockName) {
         try {
-            block(leaseOf(held).releaseLeaseWithResponse(new BlobReleaseLeaseOptions()));
+            block(lease.releaseLeaseWithResponse(new BlobReleaseLeaseOptions()));
             return true;
         } catch (RuntimeException e) {
             int status = AzureFailures.status(e);
             if (status == 404 || status == 409 || status == 412) {
                 return false; // the lease is gone or has another id: nothing of ours to release
             }
-            throw failure("release", held.name(), e);
+            throw failure(what, lockName, e);
         }
+    }
+
+    /**
+     * Releases the lease an attempt with unknown outcome may have taken: its lease id derives from
+     * the request's owner, so the service itself checks that it is that attempt's and no other's.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        release(lease(container.getBlobAsyncClient(BlobNames.blob(request.key())), BlobNames.leaseId(request.owner())),
+                "abandon an attempt on", request.name());
     }
 
     /** Reads the blob's lease state and metadata: one call, no lease needed. */
@@ -212,12 +248,6 @@ final class AzureBlobBackend implements LockBackend {
     @Override
     public void close() {
         // the Azure client has nothing to close: its HTTP connections idle out of the pool
-    }
-
-    /** Azure leases are whole seconds; rounding up keeps the service's lease at least the client's. */
-    static int leaseSeconds(Duration lease) {
-        long seconds = (lease.toMillis() + 999) / 1000;
-        return (int) Math.max(15, Math.min(60, seconds));
     }
 
     private BlobLeaseAsyncClient leaseOf(HeldLease held) {

@@ -14,8 +14,8 @@ final class FenceCache {
 
     private static final int CAPACITY = 10_000;
 
-    /** What this client last wrote to a blob. */
-    record Written(String etag, long fence) {}
+    /** What this client last wrote to a blob: its ETag after the write, the counter and the owner it granted. */
+    record Written(String etag, long fence, String owner) {}
 
     private final Map<String, Written> written = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -28,11 +28,11 @@ final class FenceCache {
         return written.get(blob);
     }
 
-    synchronized void put(String blob, String etag, long fence) {
+    synchronized void put(String blob, String etag, long fence, String owner) {
         if (etag == null) {
             written.remove(blob);
         } else {
-            written.put(blob, new Written(etag, fence));
+            written.put(blob, new Written(etag, fence, owner));
         }
     }
 

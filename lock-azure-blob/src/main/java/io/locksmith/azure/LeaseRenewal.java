@@ -1,5 +1,6 @@
 package io.locksmith.azure;
 
+import com.azure.storage.blob.options.BlobAcquireLeaseOptions;
 import com.azure.storage.blob.options.BlobRenewLeaseOptions;
 import com.azure.storage.blob.specialized.BlobLeaseAsyncClient;
 import io.locksmith.spi.HeldLease;
@@ -15,7 +16,9 @@ import reactor.core.publisher.Mono;
 /**
  * Renews a batch of leases: Azure has no batch renewal, so one request per lease, sent
  * concurrently on the async client's event loop (no thread per lock), a bounded number at a time
- * so a client holding thousands of locks does not open thousands of connections.
+ * so a client holding thousands of locks does not open thousands of connections. A renewal for
+ * another length than the lease was granted for (an extend) is a renew and then an acquire with
+ * the same lease id and the new length: two calls, only when the length changes.
  */
 final class LeaseRenewal {
 
@@ -48,10 +51,28 @@ final class LeaseRenewal {
     }
 
     private Mono<RenewOutcome> renewOne(HeldLease lease) {
-        return leases.apply(lease).renewLeaseWithResponse(new BlobRenewLeaseOptions())
+        BlobLeaseAsyncClient client = leases.apply(lease);
+        Mono<RenewOutcome> renewed = client.renewLeaseWithResponse(new BlobRenewLeaseOptions())
                 .timeout(timeout)
                 .map(r -> RenewOutcome.RENEWED)
                 .onErrorResume(e -> Mono.just(outcome(e)));
+        int wanted = LeaseTerm.seconds(lease.lease());
+        if (!(lease.attachment() instanceof LeaseTerm term) || term.seconds() == wanted) {
+            return renewed;
+        }
+        // Renew restarts the lease with its old length. Acquiring again with the same lease id
+        // sets a new length, but an acquire also succeeds on an expired lease that another owner
+        // took and lost meanwhile, skipping that owner's fencing increment: so only once the renew
+        // has proven the lease ours and active. If the change then fails, the old length stands,
+        // and the core must not count the new one.
+        return renewed.flatMap(outcome -> outcome != RenewOutcome.RENEWED ? Mono.just(outcome)
+                : client.acquireLeaseWithResponse(new BlobAcquireLeaseOptions(wanted))
+                        .timeout(timeout)
+                        .map(r -> {
+                            term.granted(wanted);
+                            return RenewOutcome.RENEWED;
+                        })
+                        .onErrorResume(e -> Mono.just(RenewOutcome.FAILED)));
     }
 
     /** 404: the blob is gone; 409: the lease is broken, expired and taken, or has another id; 412: a condition failed. */

@@ -22,6 +22,7 @@ import io.locksmith.LossReason;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,62 @@ class AzureBlobBackendTest {
         }
     }
 
+    private static LockClient client(Duration lease, boolean autoRenew) {
+        BlobContainerAsyncClient container = new BlobContainerClientBuilder().connectionString(server.uri())
+                .containerName(CONTAINER).buildAsyncClient();
+        return AzureBlobLocks.open(container, LockOptions.builder().lease(lease).autoRenew(autoRenew).build());
+    }
+
+    @Test
+    void extendToALongerLeaseKeepsOthersOutUntilTheNewDeadline() {
+        try (LockClient holder = client(Duration.ofSeconds(15), false);
+                LockClient rival = client(Duration.ofSeconds(15), true)) {
+            LockHandle held = holder.lock("extend-longer").acquire(Duration.ZERO);
+            held.extend(Duration.ofSeconds(60));
+            // past the first lease (15 s) with a margin, well inside the new one (60 s)
+            await().pollDelay(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(30)).until(() -> true);
+            assertThat(held.isHeld()).as("azure-blob, extend: the handle counts the 60 s lease").isTrue();
+            Optional<LockHandle> stolen = rival.lock("extend-longer").tryAcquire();
+            stolen.ifPresent(LockHandle::close);
+            assertThat(stolen).as("azure-blob, extend to a longer lease: no one else holds the lock before the new"
+                    + " deadline the holder counts").isEmpty();
+            held.close();
+        }
+    }
+
+    @Test
+    void extendToAShorterLeaseFreesTheLockAtTheNewDeadline() {
+        try (LockClient holder = client(Duration.ofSeconds(60), false);
+                LockClient rival = client(Duration.ofSeconds(15), true)) {
+            LockHandle held = holder.lock("extend-shorter").acquire(Duration.ZERO);
+            held.extend(Duration.ofSeconds(15));
+            // the service frees it 15 s after the extend; 60 s after the grant if the extend was not honoured
+            try (LockHandle next = rival.lock("extend-shorter").acquire(Duration.ofSeconds(40))) {
+                assertThat(held.isHeld()).as("azure-blob, extend to a shorter lease: the lock is free on the server"
+                        + " no earlier than the holder's own deadline").isFalse();
+                assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+            }
+        }
+    }
+
+    /**
+     * A restart keeps the fencing counter (blob metadata), so tokens keep increasing. Leases are
+     * not checked across a restart: Azurite reads every lease back from its saved state as expired
+     * (see {@link AzureBlobSubject}), which the real service does not do.
+     */
+    @Test
+    void tokensKeepIncreasingAcrossARestart() {
+        try (LockClient locks = client(Duration.ofSeconds(15), true)) {
+            LockHandle before = locks.lock("restart").acquire(Duration.ZERO);
+            before.close();
+            Azurite.restartKeepingState(server);
+            try (LockHandle after = locks.lock("restart").acquire(Duration.ofSeconds(20))) {
+                assertThat(after.fencingToken()).as("azure-blob, restart: tokens keep increasing across a restart")
+                        .isGreaterThan(before.fencingToken());
+            }
+        }
+    }
+
     @Test
     void statusShowsTheHolderAndToken() {
         try (LockClient locks = LockClient.open(uri(""))) {
@@ -117,7 +174,7 @@ class AzureBlobBackendTest {
             assertThatThrownBy(() -> locks.lock("x").withLease(Duration.ofSeconds(61)).tryAcquire())
                     .isInstanceOf(LockConfigurationException.class).hasMessageContaining("1m");
         }
-        assertThat(AzureBlobBackend.leaseSeconds(Duration.ofMillis(15_001))).isEqualTo(16);
+        assertThat(LeaseTerm.seconds(Duration.ofMillis(15_001))).isEqualTo(16);
     }
 
     @Test

@@ -32,6 +32,30 @@ final class Azurite {
                 .httpClient(io.locksmith.azure.AzureBlobAddress.httpClient(Duration.ofSeconds(10))).buildClient();
     }
 
+    /**
+     * Restarts Azurite keeping everything it acknowledged, as a restart of the real service would.
+     * Azurite writes its state to its --location every 5 s (Loki's autosave) and on SIGTERM, while
+     * {@link TestServer#restart()} SIGKILLs it and so can lose the last seconds of leases and
+     * metadata. So Azurite is stopped with SIGTERM first (it saves and exits), then restarted on
+     * the same port and location.
+     */
+    static void restartKeepingState(TestServer server) {
+        String port = "--blobPort " + server.port() + " ";
+        // the node process itself, not the watchdog shell above it (which ignores SIGTERM)
+        ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("node") || c.endsWith("nodejs")).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains("azurite") && c.contains(port)).orElse(false))
+                .forEach(p -> {
+                    p.destroy();
+                    try {
+                        p.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("Azurite on port " + server.port() + " did not stop on SIGTERM", e);
+                    }
+                });
+        server.restart();
+    }
+
     static BlobContainerClient container(TestServer server, String name) {
         BlobContainerClient c = admin(server).getBlobContainerClient(name);
         c.createIfNotExists();

@@ -180,9 +180,22 @@ final class JdbcBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease lease) {
-        Map<String, Object> values = values(lease.key(), lease.owner(), lease.token(), lease.lease());
-        return call("release", lease.name(), c -> {
-            try (PreparedStatement s = table.release.prepare(c, values, timeoutSeconds)) {
+        return free("release", table.release, lease.name(), values(lease.key(), lease.owner(), lease.token(), lease.lease()));
+    }
+
+    /**
+     * Frees the row if the request's owner holds it: the attempt may have committed although its
+     * answer never arrived. Owner ids are unique per acquisition, so no token is needed.
+     */
+    @Override
+    public void abandon(AcquireRequest request) {
+        free("abandon", table.abandon, request.name(), values(request.key(), request.owner(), 0, request.lease()));
+    }
+
+    /** Runs a release-like statement: PostgreSQL's return a row per lock freed (and notify), the others a count. */
+    private boolean free(String what, NamedSql statement, String lockName, Map<String, Object> values) {
+        return call(what, lockName, c -> {
+            try (PreparedStatement s = statement.prepare(c, values, timeoutSeconds)) {
                 if (table.dialect().notifies()) {
                     try (ResultSet rs = s.executeQuery()) {
                         return rs.next();

@@ -32,6 +32,8 @@ final class LockTable {
     /** One statement for a whole renewal tick, where the dialect has arrays; else null. */
     final NamedSql renewAll;
     final NamedSql release;
+    /** Frees a row by its owner alone, for an attempt whose outcome is unknown. */
+    final NamedSql abandon;
     private final NamedSql create;
     private final NamedSql columns;
     private final NamedSql probeWrite;
@@ -45,6 +47,7 @@ final class LockTable {
         this.renew = NamedSql.load(f, "renew", name);
         this.renewAll = dialect == Dialect.POSTGRESQL ? NamedSql.load(f, "renew-all", name) : null;
         this.release = NamedSql.load(f, "release", name);
+        this.abandon = NamedSql.load(f, "abandon", name);
         this.create = NamedSql.load(f, "create-table", name);
         this.columns = NamedSql.load(f, "columns", name);
         this.probeWrite = NamedSql.load(f, "probe-write", name);

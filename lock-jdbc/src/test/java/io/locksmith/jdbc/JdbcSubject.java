@@ -5,31 +5,47 @@ import io.locksmith.LockOptions;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One database as the kit sees it: every client has its own connections (through a DataSource
- * that the fault hooks can cut) to the same lock table, as separate processes would.
+ * that the fault hooks can cut or slow) to the same lock table, as separate processes would.
  */
 final class JdbcSubject implements TckSubject {
 
     private final Database database;
+    private final String sessionSetup;
+    private final String variant;
     private final Map<LockClient, CuttableDataSource> sources = new ConcurrentHashMap<>();
 
     JdbcSubject(Database database) {
+        // the test server runs with synchronous_commit=off, which a restart (SIGKILL) can undo the
+        // last commits of; the kit's clients commit as a production server does, durably
+        this(database, database == Database.POSTGRES ? "SET synchronous_commit = on" : null, null);
+    }
+
+    /**
+     * @param sessionSetup a statement run on every connection the clients open (a server setting a
+     *     DBA may choose, made per session), or {@code null}
+     * @param variant what the setup changes, for the subject's name, or {@code null}
+     */
+    JdbcSubject(Database database, String sessionSetup, String variant) {
         this.database = database;
+        this.sessionSetup = sessionSetup;
+        this.variant = variant;
     }
 
     @Override
     public String name() {
-        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT);
+        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT) + (variant == null ? "" : " (" + variant + ")");
     }
 
     @Override
     public LockClient newClient(LockOptions options) {
-        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties());
+        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties(), sessionSetup);
         LockClient client = JdbcLocks.open(source, options, Map.of("pool-size", "4", "timeout", "2s"));
         sources.put(client, source);
         return client;
@@ -61,6 +77,26 @@ final class JdbcSubject implements TckSubject {
             @Override
             public void restoreConnection(LockClient client) {
                 sources.get(client).cut(false);
+            }
+
+            /**
+             * PostgreSQL and MariaDB restart with their data (the table, its rows and tokens).
+             * H2 and SQLite have no server: the database lives in each client's process (an H2
+             * in-memory database, a SQLite file every client opens), so there is nothing to
+             * restart apart from the clients themselves, and the hook is not offered.
+             */
+            @Override
+            public void restartServer() {
+                switch (database) {
+                    case POSTGRES -> TestServers.postgres().restart();
+                    case MARIADB -> TestServers.mariadb().restart();
+                    default -> Faults.super.restartServer();
+                }
+            }
+
+            @Override
+            public void delayReplies(LockClient client, Duration delay) {
+                sources.get(client).delayReplies(delay);
             }
         };
     }

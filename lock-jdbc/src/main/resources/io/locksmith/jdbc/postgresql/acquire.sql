@@ -1,5 +1,6 @@
 -- Takes a lock in one statement: inserts its row, or takes the row over when it is free
--- (released, or its lease ran out by the database's clock) or already this acquisition's.
+-- (released, or its lease ran out by the database's clock) or already this acquisition's (an
+-- earlier attempt of the same wait took it, its answer lost: the token stays the one it got).
 --
 -- :key_hash  CHAR(64)  SHA-256 of the key, hex (the primary key)
 -- :key       TEXT      the key itself
@@ -7,13 +8,14 @@
 -- :lease_ms  BIGINT    the lease in milliseconds
 --
 -- Returns one row with token set (the new fencing token: 1, or the previous one plus 1) when
--- granted; otherwise one row with remaining_ms (the holder's remaining lease as the statement's
+-- granted (or the token it already has); otherwise one row with remaining_ms (the holder's remaining lease as the statement's
 -- snapshot saw it, a hint for waiters), or no row at all when the row appeared concurrently.
 WITH attempt AS (
     INSERT INTO {table} AS l (lock_key, lock_name, owner, token, expires_at)
     VALUES (:key_hash, :key, :owner, 1, now() + make_interval(secs => CAST(:lease_ms AS DOUBLE PRECISION) / 1000))
     ON CONFLICT (lock_key) DO UPDATE
-       SET owner = EXCLUDED.owner, token = l.token + 1, expires_at = EXCLUDED.expires_at
+       SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+           token = CASE WHEN l.owner = EXCLUDED.owner THEN l.token ELSE l.token + 1 END
      WHERE l.owner IS NULL OR l.expires_at <= now() OR l.owner = EXCLUDED.owner
     RETURNING l.token
 )

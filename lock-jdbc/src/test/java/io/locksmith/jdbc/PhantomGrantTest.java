@@ -1,0 +1,77 @@
+package io.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * An attempt whose answer was lost (a timeout, an interrupt, a dropped connection after the
+ * statement committed) has taken the row for an owner no handle knows. The core retries with the
+ * same request while the wait lasts, and abandons it when the caller gives up: a retry must be
+ * granted its own row, and abandoning must free it at once, without touching another owner's.
+ * The lost answer is played by simply ignoring the first attempt's result.
+ */
+class PhantomGrantTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private static JdbcBackend backend(Database db) {
+        JdbcSettings settings = JdbcSettings.of(Map.of("table", "phantom_locks", "pool-size", "2"), 2, "test");
+        return JdbcBackends.open(() -> DriverManager.getConnection(db.url(), db.properties()), settings, "test", null);
+    }
+
+    private static AcquireRequest request(String key, String owner) {
+        return new AcquireRequest(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
+    }
+
+    private static String key(String what) {
+        return what + "-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void aRetryOfAnAttemptWhoseAnswerWasLostIsGrantedItsOwnRowWithTheSameToken(Database db) {
+        try (JdbcBackend backend = backend(db)) {
+            String key = key("retry");
+            AcquireRequest waiter = request(key, "waiter");
+            AcquireResult lost = backend.tryAcquire(waiter);
+            assertThat(lost).as(db + ": the first attempt takes the free lock").isInstanceOf(Grant.class);
+            AcquireResult retry = backend.tryAcquire(waiter);
+            assertThat(retry).as(db + ", own grant: a retry of the same request is not refused by its own row")
+                    .isInstanceOf(Grant.class);
+            assertThat(((Grant) retry).token())
+                    .as(db + ", own grant: the retry gets the token the lost answer carried, not a second increment")
+                    .isEqualTo(((Grant) lost).token());
+            AcquireResult rival = backend.tryAcquire(request(key, "rival"));
+            assertThat(rival).as(db + ", mutual exclusion: the retried grant still holds the lock").isInstanceOf(Held.class);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void abandoningAnAttemptFreesItsRowAtOnceAndNeverAnotherOwners(Database db) {
+        try (JdbcBackend backend = backend(db)) {
+            String key = key("abandon");
+            AcquireRequest gaveUp = request(key, "gave-up");
+            Grant phantom = (Grant) backend.tryAcquire(gaveUp);
+            backend.abandon(gaveUp);
+            AcquireResult next = backend.tryAcquire(request(key, "next"));
+            assertThat(next).as(db + ", abandon: a lock taken by an attempt given up is takeable at once, not after its"
+                    + " lease").isInstanceOf(Grant.class);
+            assertThat(((Grant) next).token()).as(db + ", fencing: the next grant's token is greater")
+                    .isGreaterThan(phantom.token());
+            backend.abandon(gaveUp);
+            assertThat(backend.tryAcquire(request(key, "third")))
+                    .as(db + ", ownership: abandoning again does not free another owner's lock").isInstanceOf(Held.class);
+        }
+    }
+}
