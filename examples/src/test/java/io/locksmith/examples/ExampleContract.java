@@ -3,6 +3,7 @@ package io.locksmith.examples;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.LockContract;
 import io.locksmith.tck.TckSubject;
@@ -34,15 +35,19 @@ class ExampleContract extends LockContract {
                         .testLease(Duration.ofSeconds(1))   // rules about time scale from this
                         .nativeWakeUp(true)                 // a release wakes waiters
                         .fifo(false)                        // waiters are not queued in order
+                        // every hook this example does not supply; a hook neither supplied nor
+                        // declared here fails the rules that need it
+                        .lacks(Fault.values())
                         .build();
             }
 
             @Override
             public Faults faults() {
                 return new Faults() {
-                    // Implement removeLockState, cutConnection and restoreConnection (and crash, if
-                    // cutting and closing is not how a crash looks for your backend) to run the loss
-                    // and crash rules; without them those rules are reported as skipped.
+                    // Implement the hooks your backend can supply (removeLockState, cutConnection and
+                    // restoreConnection, crash, restartServer, delayReplies, removeQueueEntries) and
+                    // take them out of lacks(...): the rules that need them then run. A declared hook
+                    // makes its rules report that they did not run; a skip is not a pass.
                 };
             }
         };

@@ -13,6 +13,7 @@ import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.RenewOutcome;
 import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
 import io.locksmith.testing.TcpProxy;
@@ -72,7 +73,11 @@ final class AzureBlobSubject implements TckSubject {
     @Override
     public Capabilities capabilities() {
         return Capabilities.builder().minimumLease(Duration.ofSeconds(15)).testLease(Duration.ofSeconds(15))
-                .nativeWakeUp(false).fifo(false).build();
+                .nativeWakeUp(false).fifo(false)
+                // leases are the service's; and Azurite 3.37 reads every lease back as expired after
+                // a restart (docs/backends/azure-blob.md), which the real service does not
+                .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER)
+                .build();
     }
 
     @Override

@@ -20,6 +20,7 @@ public final class Capabilities {
     private final boolean fifo;
     private final boolean fencingSurvivesStateRemoval;
     private final boolean fencingSurvivesRestart;
+    private final Duration maximumLease;
     private final int contentionGrants;
     private final Set<Fault> lacking;
 
@@ -31,6 +32,7 @@ public final class Capabilities {
         this.fifo = b.fifo;
         this.fencingSurvivesStateRemoval = b.fencingSurvivesStateRemoval;
         this.fencingSurvivesRestart = b.fencingSurvivesRestart;
+        this.maximumLease = b.maximumLease;
         this.contentionGrants = b.contentionGrants;
         this.lacking = Set.copyOf(b.lacking);
     }
@@ -43,6 +45,14 @@ public final class Capabilities {
     /** @return the shortest lease the provider accepts; shorter ones must be rejected */
     public Duration minimumLease() {
         return minimumLease;
+    }
+
+    /**
+     * @return the longest lease the provider keeps (ZooKeeper: its session); rules that want a
+     *     lease longer than the test lease take at most this
+     */
+    public Duration maximumLease() {
+        return maximumLease;
     }
 
     /** @return the lease the kit uses in rules about time; by default the larger of 1 s and the minimum */
@@ -107,6 +117,7 @@ public final class Capabilities {
         private boolean fifo;
         private boolean fencingSurvivesStateRemoval = true;
         private boolean fencingSurvivesRestart = true;
+        private Duration maximumLease = Duration.ofDays(365);
         private int contentionGrants = 5_000;
         private final Set<Fault> lacking = EnumSet.noneOf(Fault.class);
 
@@ -176,6 +187,15 @@ public final class Capabilities {
         }
 
         /**
+         * @param lease the longest lease the provider keeps; at least the test lease
+         * @return this builder
+         */
+        public Builder maximumLease(Duration lease) {
+            this.maximumLease = Objects.requireNonNull(lease, "lease");
+            return this;
+        }
+
+        /**
          * @param survives whether tokens keep increasing across a server restart; say {@code false}
          *     only where the provider's docs say when tokens restart
          * @return this builder
@@ -199,6 +219,9 @@ public final class Capabilities {
 
         /** @return the capabilities */
         public Capabilities build() {
+            if (testLease != null && testLease.compareTo(maximumLease) > 0) {
+                throw new IllegalArgumentException("test lease " + testLease + " is longer than the maximum " + maximumLease);
+            }
             if (testLease != null && testLease.compareTo(minimumLease) < 0) {
                 throw new IllegalArgumentException("test lease " + testLease + " is shorter than the minimum " + minimumLease);
             }

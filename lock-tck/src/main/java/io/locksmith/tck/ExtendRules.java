@@ -23,8 +23,9 @@ interface ExtendRules extends Rules {
     default void required_extendToALongerLeaseKeepsTheLockUntilTheNewDeadline() {
         LockContract c = contract();
         String name = c.name("longer");
-        Duration longer = c.lease().multipliedBy(3);
-        LockHandle held = c.client().lock(name).withAutoRenew(false).acquire(Duration.ZERO);
+        Duration longer = c.upTo(c.lease().multipliedBy(3));
+        Duration base = longer.dividedBy(3); // the test lease, unless the provider's maximum is shorter
+        LockHandle held = c.client().lock(name).withLease(base).withAutoRenew(false).acquire(Duration.ZERO);
         long sent = System.nanoTime(); // the new deadline counts from after this
         if (!extendOrRefuse(c, held, longer)) {
             return;
@@ -56,8 +57,8 @@ interface ExtendRules extends Rules {
     default void required_extendToAShorterLeaseFreesTheLockAtTheNewDeadline() {
         LockContract c = contract();
         String name = c.name("shorter");
-        Duration shorter = c.lease();
-        Duration longer = c.lease().multipliedBy(2).plus(c.margin().multipliedBy(2));
+        Duration longer = c.upTo(c.lease().multipliedBy(2).plus(c.margin().multipliedBy(2)));
+        Duration shorter = longer.dividedBy(2).compareTo(c.lease()) < 0 ? longer.dividedBy(2) : c.lease();
         LockHandle held = c.client().lock(name).withLease(longer).withAutoRenew(false).acquire(Duration.ZERO);
         long sent = System.nanoTime();
         if (!extendOrRefuse(c, held, shorter)) {

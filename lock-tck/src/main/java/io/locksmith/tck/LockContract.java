@@ -190,6 +190,12 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
         }
     }
 
+    /** @return {@code wanted}, or the provider's maximum lease if that is shorter */
+    Duration upTo(Duration wanted) {
+        Duration max = caps().maximumLease();
+        return wanted.compareTo(max) > 0 ? max : wanted;
+    }
+
     /**
      * Checks that another client takes the lock within a few round trips: polled for half of
      * the test lease, well short of the lease a stale attempt or queue entry would hold it for.

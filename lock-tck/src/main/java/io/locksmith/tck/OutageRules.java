@@ -21,8 +21,8 @@ interface OutageRules extends Rules {
         String name = c.name("blip");
         // renewing every sixth of the lease, a cut of a third fails at least one renewal and leaves
         // half the lease for one to get through after it
-        Duration lease = c.lease().multipliedBy(3);
-        Duration cut = c.lease();
+        Duration lease = c.upTo(c.lease().multipliedBy(3));
+        Duration cut = lease.dividedBy(3);
         LockClient client = c.client(b -> b.renewInterval(lease.dividedBy(6)));
         LockHandle held = client.lock(name).withLease(lease).acquire(Duration.ZERO);
         AtomicInteger callbacks = new AtomicInteger();
@@ -108,7 +108,9 @@ interface OutageRules extends Rules {
     default void required_aHoldersDeadlineCountsFromTheRequestsSendNotItsReply() {
         LockContract c = contract();
         LockClient slow = c.client();
-        Duration delay = c.lease().dividedBy(2);
+        // a quarter of the lease: enough to tell the send from the reply, and short of what a
+        // client with heartbeats takes for a dead connection (ZooKeeper: a third of its session)
+        Duration delay = c.lease().dividedBy(4);
         c.fault(Fault.DELAY_REPLIES, () -> c.faults().delayReplies(slow, delay));
         try {
             // a free lock, taken in one attempt

@@ -17,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>SUSPENDED (the connection dropped; the session may live on): the locks stay held for the
  *       grace, then are reported lost ({@code SESSION_LOST}) unless the connection came back. The
- *       default grace is a third of the session timeout: the ZooKeeper client notices a silent
- *       connection only after two thirds of it, so by then the server may have heard nothing from
- *       us for a whole session timeout and expired the session;
+ *       default grace is the session timeout, which leaves the decision to the core's deadline: a
+ *       handle's deadline counts from the send of its last renewal, a round trip on the session,
+ *       and the server keeps the session at least a session timeout from that request, so the
+ *       handle stops being held no later than the server could end the session. A connection
+ *       cut shorter than the lease then loses nothing;
  *   <li>RECONNECTED: the same session goes on and so do its locks; waiters look at their queues again
  *       (and fail if the session is a new one); nodes that could not be deleted are tried again;
  *   <li>LOST (the session expired, or Curator concluded it must have): every lock is lost.

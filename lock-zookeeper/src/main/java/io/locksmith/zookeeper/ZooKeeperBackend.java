@@ -56,7 +56,7 @@ final class ZooKeeperBackend implements LockBackend {
         thread.setRemoveOnCancelPolicy(true);
         this.held = new HeldNodes(ops, events, thread);
         this.queue = new LockQueue(ops, held, thread);
-        this.policy = new SessionPolicy(held, queue, ops.leftovers(), thread, grace != null ? grace : session.dividedBy(3),
+        this.policy = new SessionPolicy(held, queue, ops.leftovers(), thread, grace != null ? grace : session,
                 description);
         client.getConnectionStateListenable().addListener(policy);
     }

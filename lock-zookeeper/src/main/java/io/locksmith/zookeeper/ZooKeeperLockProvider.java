@@ -20,7 +20,7 @@ import org.apache.zookeeper.data.ACL;
  * authentication, also as the URI's user-info), {@code acl} ({@code open}, {@code creator} or
  * {@code creator-read} on the nodes the client creates; default {@code creator} with credentials,
  * else {@code open}) and {@code suspended-grace} (how long locks stay held after the connection
- * drops; default a third of the session timeout).
+ * drops; default the session timeout).
  *
  * <pre>{@code
  * try (LockClient locks = LockClient.open("zookeeper://zk1:2181,zk2:2181,zk3:2181/app?lease=20s")) { ... }

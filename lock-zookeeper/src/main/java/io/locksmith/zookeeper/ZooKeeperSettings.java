@@ -160,7 +160,7 @@ final class ZooKeeperSettings {
         return connectionTimeout;
     }
 
-    /** @return how long locks stay safe after the connection drops; null for the default (a third of the session) */
+    /** @return how long locks stay safe after the connection drops; null for the default (the session timeout) */
     Duration suspendedGrace() {
         return suspendedGrace;
     }

@@ -4,6 +4,7 @@ import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
+import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
 import io.locksmith.testing.TcpProxy;
@@ -69,7 +70,10 @@ final class ZooKeeperSubject implements TckSubject {
     @Override
     public Capabilities capabilities() {
         return Capabilities.builder().minimumLease(ZooKeeperBackend.MINIMUM_LEASE).testLease(TEST_LEASE)
-                .nativeWakeUp(true).fifo(true).build();
+                .nativeWakeUp(true).fifo(true)
+                .maximumLease(TEST_LEASE) // a lease is at most the session, which the kit's clients set to it
+                .lacks(Fault.SKEW_WALL_CLOCK) // leases are sessions: no client wall clock is read
+                .build();
     }
 
     @Override
@@ -106,13 +110,6 @@ final class ZooKeeperSubject implements TckSubject {
             public void delayReplies(LockClient client, Duration delay) {
                 proxies.get(client).delayReplies(delay);
             }
-
-            /**
-             * Nothing to move: the backend reads no wall clock. Leases are the server's sessions,
-             * and the client's own deadlines and timers run on {@link System#nanoTime()}.
-             */
-            @Override
-            public void skewWallClock(LockClient client, Duration offset) {}
 
             /** Deletes every node of the queue but the lowest, the holder's. */
             @Override
