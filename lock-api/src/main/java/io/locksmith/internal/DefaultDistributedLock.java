@@ -229,6 +229,18 @@ final class DefaultDistributedLock implements DistributedLock {
                 .orElse(lease.dividedBy(3));
     }
 
+    /**
+     * @return what a wait that ran out reports: the last backend failure, if its last attempt
+     *     failed (the backend was unreachable), else a timeout
+     */
+    LockException waitEnded(Duration wait, LockBackendException lastFailure) {
+        if (lastFailure == null) {
+            return timeout(wait);
+        }
+        return new LockBackendException("could not acquire lock '" + name + "' within " + Durations.format(wait) + ": "
+                + lastFailure.getMessage(), lastFailure);
+    }
+
     LockTimeoutException timeout(Duration wait) {
         return new LockTimeoutException(name, wait, client.backend());
     }

@@ -178,13 +178,7 @@ final class PollingAcquisition implements Runnable {
     }
 
     private void expire() {
-        LockBackendException failure = lastFailure;
-        if (failure != null) {
-            result.completeExceptionally(new LockBackendException("could not acquire lock '" + lock.name()
-                    + "' within " + Durations.format(wait) + ": " + failure.getMessage(), failure));
-        } else {
-            result.completeExceptionally(lock.timeout(wait));
-        }
+        result.completeExceptionally(lock.waitEnded(wait, lastFailure));
     }
 
     private void stop(boolean withoutHandle) {

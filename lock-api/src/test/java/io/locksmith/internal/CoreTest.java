@@ -176,10 +176,14 @@ class CoreTest {
         for (int i = 0; i < 1000; i++) {
             handles.add(client.lock("n" + i).acquire(Duration.ZERO));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> backend.renewCalls.get() >= 4);
+        // on a busy machine the acquisitions span several ticks: locks taken apart fall into step
+        // within two ticks of the last acquisition, and from then on each tick renews them all
+        int acquired = backend.renewBatchSizes.size();
+        await().atMost(Duration.ofSeconds(20)).until(() -> backend.renewBatchSizes.size() >= acquired + 4);
         assertThat(handles).allMatch(LockHandle::isHeld);
         List<Integer> sizes = List.copyOf(backend.renewBatchSizes);
-        assertThat(sizes.subList(1, sizes.size())).as("every tick after the first renews all 1,000").containsOnly(1000);
+        assertThat(sizes.subList(acquired + 2, sizes.size())).as("every tick once in step renews all 1,000; batches %s",
+                sizes).containsOnly(1000);
     }
 
     @Test
