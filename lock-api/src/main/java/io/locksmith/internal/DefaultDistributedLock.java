@@ -81,6 +81,9 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public LockHandle acquire(Duration wait) {
         Arguments.notNegative("wait", wait);
+        if (wait.isZero()) {
+            return tryAcquire().orElseThrow(() -> timeout(wait)); // one attempt, as tryAcquire() makes it
+        }
         client.ensureOpen();
         long start = System.nanoTime();
         AcquireRequest request = newRequest();
