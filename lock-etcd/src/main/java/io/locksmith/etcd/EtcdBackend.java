@@ -53,6 +53,7 @@ final class EtcdBackend implements LockBackend {
         this.registry = new EtcdRegistry(kv, events);
         this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry.timer(), registry::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, registry, calls);
+        EtcdReconnect.keep(client, registry.timer(), calls.timeout());
     }
 
     /** Checks that the cluster answers (and takes the credentials), then starts watching for deletions. */
