@@ -165,7 +165,13 @@ public final class TcpProxy implements AutoCloseable {
             client.close();
             return;
         }
-        SocketChannel server = SocketChannel.open(target); // loopback: connects at once
+        SocketChannel server;
+        try {
+            server = SocketChannel.open(target); // loopback: connects at once
+        } catch (IOException e) {
+            client.close(); // the server is down: refuse, as a dead server's port would, not hang
+            return;
+        }
         // without TCP_NODELAY, small requests wait for delayed ACKs: tens of milliseconds each
         client.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
         server.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);

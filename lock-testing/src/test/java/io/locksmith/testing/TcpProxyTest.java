@@ -95,4 +95,13 @@ class TcpProxyTest {
             assertArrayEquals(new byte[] {7}, roundTrip(s, new byte[] {7}), "tcp-proxy: after restore, connections work");
         }
     }
+
+    @Test
+    void aConnectionToADownServerIsClosedNotLeftOpen() throws IOException {
+        echo.close();
+        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+            s.setSoTimeout(10_000);
+            assertEquals(-1, s.getInputStream().read(), "tcp-proxy: with the server down, a connection must be closed");
+        }
+    }
 }
