@@ -37,7 +37,10 @@ public interface TckSubject extends AutoCloseable {
         return Capabilities.builder().build();
     }
 
-    /** @return the provider's fault hooks; none by default, and rules that need one are skipped */
+    /**
+     * @return the provider's fault hooks; none by default, and a rule that needs one fails unless the
+     *     provider declares it lacking ({@link Capabilities.Builder#lacks(Fault...)})
+     */
     default Faults faults() {
         return new Faults() {};
     }
