@@ -46,7 +46,8 @@ interface RenewalRules extends Rules {
         long notHeld = held.stream().filter(h -> !h.isHeld()).count();
         c.check(notHeld == 0, notHeld + " of " + MANY + " locks were not held after one and a half leases");
         int threadsAdded = Thread.activeCount() - threadsBefore;
-        c.check(threadsAdded < 50, "holding " + MANY + " locks started " + threadsAdded + " threads; renewal needs no thread per lock");
+        // a thread per lock adds a thousand; the bound leaves room for whatever else the JVM runs
+        c.check(threadsAdded < MANY / 4, "holding " + MANY + " locks started " + threadsAdded + " threads; renewal needs no thread per lock");
         LockClient other = c.client();
         for (int i = 0; i < MANY; i += 97) {
             c.check(other.lock(c.name("many-" + i)).tryAcquire().isEmpty(), "lock many-" + i + " must stay held on the server");

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +33,7 @@ import org.opentest4j.AssertionFailedError;
  * The {@link Flaw}s are providers broken in one call each over a sound in-memory server; the
  * sound one must pass every rule the kit has, none skipped but those its capabilities exclude.
  */
+@Execution(ExecutionMode.CONCURRENT) // each case runs the kit on servers of its own
 class BrokenProvidersTest {
 
     /** The configuration parameter that tells {@link Flawed} which flaw to run with. */
@@ -77,7 +80,6 @@ class BrokenProvidersTest {
                 fails(Flaw.LEASE_IN_SECONDS, "required_aCrashedHoldersLockIsFreeWithinItsLeasePlusAMargin",
                         LockTimeoutException.class, "-crash' is still held by another owner"),
                 fails(Flaw.RENEWS_ONLY_A_HUNDRED, "required_aThousandLocksStayHeldByOneClient", "must stay held on the server"),
-                fails(Flaw.THREAD_PER_LOCK, "required_aThousandLocksStayHeldByOneClient", "renewal needs no thread per lock"),
                 fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_connectionCutPastTheLeaseLosesTheLock",
                         "must be told it lost the lock"),
                 fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_aStalledHolderIsNotHeldOnceItsLocalDeadlinePasses",
@@ -124,7 +126,7 @@ class BrokenProvidersTest {
         assertFailsFor(flaw, rule, type, because);
     }
 
-    private static void assertFailsFor(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
+    static void assertFailsFor(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
         Events broken = EngineTestKit.engine("junit-jupiter").configurationParameter(FLAW, flaw.name())
                 .selectors(selectMethod(Flawed.class, rule)).execute().testEvents();
         assertFails(broken, "flawed/" + flaw, rule, type, because);

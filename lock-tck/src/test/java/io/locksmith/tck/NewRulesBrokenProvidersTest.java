@@ -11,6 +11,8 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +28,7 @@ import org.junit.platform.testkit.engine.Events;
  * behind a client wrong in the core's part ({@link BrokenCoreSubject}). And the fault-hook policy: a hook neither supplied nor declared
  * lacking fails its rule; one declared lacking skips it, saying it did not run.
  */
+@Execution(ExecutionMode.CONCURRENT) // each case runs the kit on servers of its own
 class NewRulesBrokenProvidersTest {
 
     static Stream<Arguments> breakages() {
