@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
+import io.locksmith.spi.LockProvider;
+import java.util.List;
+import java.util.ServiceConfigurationError;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,5 +85,29 @@ class ProviderLinkageTest {
                         "docs/install.md");
         assertThat(LinkageAdvice.find(new IllegalStateException("plain failure"))).as("a failure without a linkage error")
                 .isEmpty();
+    }
+
+    @Test
+    void aLinkageErrorThatNamesNoProviderIsPinnedOnTheDeclaredProviderThatDidNotLoad() {
+        // ServiceLoader throws a class's NoClassDefFoundError as it is, without the provider's name
+        List<LockProvider> loaded = List.of(new TestProviders.Scripted(), new TestProviders.DuplicateOne(),
+                new TestProviders.DuplicateTwo(), new TestProviders.MissingClass(),
+                new TestProviders.WrappedMissingClass(), new TestProviders.FailingInitializer());
+        List<Throwable> errors = List.of(
+                new ServiceConfigurationError("io.locksmith.spi.LockProvider: Provider "
+                        + TestProviders.Broken.class.getName() + " could not be instantiated",
+                        new IllegalStateException("the broken provider's client library is missing")),
+                new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler"));
+
+        List<String> described = LoadFailures.describe(errors, loaded, getClass().getClassLoader());
+
+        assertThat(described).as("one description per load failure").hasSize(2);
+        assertThat(described.get(0)).as("the failure that names its provider")
+                .startsWith(TestProviders.Broken.class.getName() + " (declared in test-classes)")
+                .contains("IllegalStateException: the broken provider's client library is missing")
+                .doesNotContain("locksmith-bom");
+        assertThat(described.get(1)).as("the failure that names no provider")
+                .startsWith(TestProviders.Unlinkable.class.getName() + " (declared in test-classes)")
+                .contains("NoClassDefFoundError: io.netty.channel.epoll.EpollIoHandler", "io.locksmith:locksmith-bom");
     }
 }
