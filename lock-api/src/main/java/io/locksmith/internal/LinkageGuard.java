@@ -4,6 +4,7 @@ import io.locksmith.LockConfigurationException;
 import io.locksmith.spi.BackendConfig;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
+import java.util.ServiceConfigurationError;
 import java.util.Set;
 
 /**
@@ -52,7 +53,7 @@ final class LinkageGuard implements LockProvider {
             return provider.open(config);
         } catch (LockConfigurationException e) {
             throw e;
-        } catch (RuntimeException | LinkageError | java.util.ServiceConfigurationError e) {
+        } catch (RuntimeException | LinkageError | ServiceConfigurationError e) {
             Throwable linkage = LinkageAdvice.find(e).orElse(null);
             if (linkage == null) {
                 throw e;
