@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds lock providers through {@link ServiceLoader} and picks the one for a scheme, by the rules
  * in the docs: a provider that fails to load is reported and skipped; a system property can force
- * one; no provider, or two, for a scheme is an error that says what to do.
+ * one; no provider, or two, for a scheme is an error that says what to do. The provider it hands
+ * out is wrapped in a {@link LinkageGuard}, so that a backend whose classes do not link fails to
+ * open with a {@link LockConfigurationException} too.
  */
 final class ProviderRegistry {
 
@@ -48,7 +50,7 @@ final class ProviderRegistry {
             loader = ProviderRegistry.class.getClassLoader();
         }
         List<LockProvider> found = new ArrayList<>();
-        List<String> failed = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
         Iterator<LockProvider> it = ServiceLoader.load(LockProvider.class, loader).iterator();
         while (true) {
             try {
@@ -57,9 +59,12 @@ final class ProviderRegistry {
                 }
                 found.add(it.next());
             } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-                failed.add(e.getMessage());
-                log.warn("a lock provider failed to load and is skipped: {}", e.getMessage(), e);
+                errors.add(e);
             }
+        }
+        List<String> failed = errors.isEmpty() ? List.of() : LoadFailures.describe(errors, found, loader);
+        for (int i = 0; i < failed.size(); i++) {
+            log.warn("a lock provider failed to load and is skipped: {}", failed.get(i), errors.get(i));
         }
         return new ProviderRegistry(List.copyOf(found), List.copyOf(failed));
     }
@@ -81,7 +86,7 @@ final class ProviderRegistry {
             return forcedProvider(scheme, forced.trim());
         }
         if (candidates.size() == 1) {
-            return candidates.get(0);
+            return guarded(candidates.get(0), scheme);
         }
         if (candidates.isEmpty()) {
             throw new LockConfigurationException(noProviderMessage(scheme));
@@ -101,20 +106,33 @@ final class ProviderRegistry {
             throw new LockConfigurationException("the lock provider " + describe(p) + " forced by -D"
                     + FORCE_PROPERTY + " does not open the scheme '" + scheme + "'");
         }
-        return p;
+        return guarded(p, scheme);
+    }
+
+    private static LockProvider guarded(LockProvider p, String scheme) {
+        StringBuilder origin = new StringBuilder(p.getClass().getName());
+        String artifact = ARTIFACTS.get(scheme);
+        if (artifact != null && p.getClass().getName().startsWith("io.locksmith.")) {
+            origin.append(", module io.locksmith:").append(artifact);
+        }
+        LoadFailures.jarOf(p.getClass()).ifPresent(jar -> origin.append(", from ").append(jar));
+        return new LinkageGuard(p, origin.toString());
     }
 
     private String noProviderMessage(String scheme) {
         StringBuilder m = new StringBuilder("no lock provider for the scheme '").append(scheme).append("'; ");
         m.append("providers found: ").append(found());
-        String artifact = ARTIFACTS.get(scheme);
-        if (artifact != null) {
-            m.append("; add the artifact io.locksmith:").append(artifact).append(" to the class path");
-        } else {
-            m.append("; add the artifact of a provider that opens '").append(scheme).append(":' URIs");
-        }
         if (!failures.isEmpty()) {
             m.append("; providers that failed to load: ").append(String.join("; ", failures));
+            m.append("; if the provider for '").append(scheme).append("' is not among them,");
+        } else {
+            m.append(";");
+        }
+        String artifact = ARTIFACTS.get(scheme);
+        if (artifact != null) {
+            m.append(" add the artifact io.locksmith:").append(artifact).append(" to the class path");
+        } else {
+            m.append(" add the artifact of a provider that opens '").append(scheme).append(":' URIs");
         }
         return m.append(" (see docs/providers.md)").toString();
     }

@@ -78,4 +78,68 @@ final class TestProviders {
             super("dup-two", "dup");
         }
     }
+
+    /** Opens as a backend whose client library is missing a class: Lettuce beside Netty 4.1, say. */
+    public static final class MissingClass extends Fixed {
+        public MissingClass() {
+            super("missing-class", "missing-class");
+        }
+
+        @Override
+        public LockBackend open(BackendConfig config) {
+            throw new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler");
+        }
+    }
+
+    /** Opens as a backend whose client library wrapped the missing class in its own exception. */
+    public static final class WrappedMissingClass extends Fixed {
+        public WrappedMissingClass() {
+            super("wrapped-missing-class", "wrapped-missing-class");
+        }
+
+        @Override
+        public LockBackend open(BackendConfig config) {
+            throw new io.locksmith.LockBackendException("cannot connect to wrapped-missing-class://h",
+                    new IllegalStateException("connection failed",
+                            new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler")));
+        }
+    }
+
+    /** Opens as a backend whose client library fails in a static initializer. */
+    public static final class FailingInitializer extends Fixed {
+        public FailingInitializer() {
+            super("failing-initializer", "failing-initializer");
+        }
+
+        @Override
+        public LockBackend open(BackendConfig config) {
+            return BadStatics.backend();
+        }
+    }
+
+    /** A client library class whose static initializer throws, as one built for another JDK or library might. */
+    static final class BadStatics {
+        static final LockBackend BACKEND = create();
+
+        private static LockBackend create() {
+            throw new IllegalStateException("the client library's static initializer failed");
+        }
+
+        static LockBackend backend() {
+            return BACKEND;
+        }
+    }
+
+    /** Fails while ServiceLoader links it: its class cannot be initialised. */
+    public static final class Unlinkable extends Fixed {
+        static final String SCHEME = scheme();
+
+        public Unlinkable() {
+            super("unlinkable", SCHEME);
+        }
+
+        private static String scheme() {
+            throw new IllegalStateException("the unlinkable provider's client library does not link");
+        }
+    }
 }
