@@ -65,7 +65,8 @@ public final class EtcdLockProvider implements LockProvider {
             return backend.start();
         } catch (RuntimeException e) {
             backend.close();
-            String cause = EtcdCalls.message(e.getCause() != null ? e.getCause() : e);
+            // the cause says why (gRPC's status); a wait that timed out has only its own message to say so
+            String cause = EtcdCalls.message(e.getCause() != null && EtcdCalls.hasMessage(e.getCause()) ? e.getCause() : e);
             String lower = cause.toLowerCase(Locale.ROOT);
             if (lower.contains("authentication failed") || lower.contains("invalid user") || lower.contains("user name")
                     || lower.contains("permission denied") || lower.contains("invalid auth token")) {
