@@ -243,6 +243,22 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void aServerThatAcceptsButNeverAnswersFailsWithinTheConnectionTimeoutItNames() throws Exception {
+        // the kernel completes the TCP handshake for the listening socket; nothing ever reads or answers
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String uri = "zookeeper://127.0.0.1:" + silent.getLocalPort();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> LockClient.open(uri))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("within 5000 ms");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(took).as("open against a server that never answers, with the default 5 s connection timeout"
+                    + " and a 30 s session: it must give up near the timeout its message names, not the session's")
+                    .isLessThan(Duration.ofSeconds(15));
+        }
+    }
+
+    @Test
     void malformedUrisAndOptionsAreRejected() {
         assertThatThrownBy(() -> LockClient.open("zookeeper://:pw-secret@127.0.0.1:notaport"))
                 .isInstanceOf(LockConfigurationException.class)
