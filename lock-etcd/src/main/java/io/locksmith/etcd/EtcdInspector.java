@@ -34,7 +34,8 @@ final class EtcdInspector implements LockInspector {
     @Override
     public Optional<HolderState> inspect(String key) {
         ByteSequence prefix = keys.lockPrefix(key);
-        List<KeyValue> oldest = calls.await(client.getKVClient().get(prefix, OLDEST), "inspecting", key).getKvs();
+        List<KeyValue> oldest = calls.await(client.getKVClient().get(prefix, OLDEST), "inspecting lock '" + key + "'")
+                .getKvs();
         if (oldest.isEmpty()) {
             return Optional.empty();
         }
@@ -43,7 +44,7 @@ final class EtcdInspector implements LockInspector {
         Duration remaining = null;
         if (holder.getLease() != 0) {
             long ttl = calls.await(client.getLeaseClient().timeToLive(holder.getLease(), LeaseOption.DEFAULT),
-                    "reading the lease of", key).getTTL();
+                    "reading the lease of lock '" + key + "'").getTTL();
             remaining = ttl >= 0 ? Duration.ofSeconds(ttl) : null; // -1: the lease ended after the read
         }
         return Optional.of(new HolderState(owner, holder.getCreateRevision(), remaining));
