@@ -75,16 +75,6 @@ final class EtcdCalls {
         return Redaction.redact(text);
     }
 
-    /** @return whether any link of the failure's cause chain has a message */
-    static boolean hasMessage(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** @return whether the failure says the lease is gone on the server */
     static boolean leaseNotFound(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
