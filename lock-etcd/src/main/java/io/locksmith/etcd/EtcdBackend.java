@@ -16,6 +16,7 @@ import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
 import java.time.Duration;
 import java.util.List;
@@ -153,6 +154,11 @@ final class EtcdBackend implements LockBackend {
             ticket.follow();
         }
         return ticket;
+    }
+
+    @Override
+    public Optional<LockInspector> inspector() {
+        return Optional.of(new EtcdInspector(client, keys, calls));
     }
 
     @Override

@@ -54,13 +54,24 @@ final class EtcdCalls {
         return description;
     }
 
-    /** @return the failure's message and its root cause's, credentials masked */
+    /**
+     * @return the first message in the failure's cause chain and, when a deeper cause has its own,
+     *     that cause too (gRPC's status description often sits there), credentials masked; the
+     *     failure's type when no link of the chain has a message
+     */
     static String message(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        Throwable first = null;
+        Throwable deepest = null;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                first = first == null ? t : first;
+                deepest = t;
+            }
         }
-        String text = root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
+        if (first == null) {
+            return e.getClass().getName();
+        }
+        String text = deepest == first ? first.getMessage() : first.getMessage() + " (" + deepest + ")";
         return Redaction.redact(text);
     }
 

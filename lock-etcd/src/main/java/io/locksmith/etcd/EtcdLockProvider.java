@@ -65,7 +65,10 @@ public final class EtcdLockProvider implements LockProvider {
             return backend.start();
         } catch (RuntimeException e) {
             backend.close();
-            String cause = EtcdCalls.message(e.getCause() != null ? e.getCause() : e);
+            // the cause says why (gRPC's status); a wait that timed out has no message of its own
+            String cause = e.getCause() instanceof java.util.concurrent.TimeoutException
+                    ? "no answer within " + settings.timeout().toMillis() + " ms (are the endpoints up, and is a quorum of members?)"
+                    : EtcdCalls.message(e.getCause() != null ? e.getCause() : e);
             String lower = cause.toLowerCase(Locale.ROOT);
             if (lower.contains("authentication failed") || lower.contains("invalid user") || lower.contains("user name")
                     || lower.contains("permission denied") || lower.contains("invalid auth token")) {

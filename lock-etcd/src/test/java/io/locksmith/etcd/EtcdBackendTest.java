@@ -13,6 +13,7 @@ import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
+import io.locksmith.LockStatus;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.io.IOException;
@@ -70,6 +71,33 @@ class EtcdBackendTest {
         EtcdKeys nested = new EtcdKeys("apps/billing");
         assertThat(nested.own("x", "o").toString()).doesNotStartWith(keys.lockPrefix("billing").toString());
         assertThatThrownBy(() -> new EtcdKeys("a:b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void statusNamesTheOldestKeysOwnerAndTokenNotAWaitersAndItsLeasesTimeToLive() throws Exception {
+        String uri = server.uri() + "?namespace=status-test";
+        try (LockClient holder = LockClient.open(uri + "&lease=20s"); LockClient waiter = LockClient.open(uri + "&lease=20s");
+                LockClient operator = LockClient.open(uri)) {
+            assertThat(operator.lock("status").status().state()).as("etcd: a name never taken is free")
+                    .isEqualTo(LockStatus.State.FREE);
+            LockHandle first = holder.lock("status").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> next = waiter.lock("status").acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(20)).until(() -> admin.getKVClient().get(bytes("status-test/:status/"),
+                    GetOption.builder().isPrefix(true).withCountOnly(true).build()).get(5, TimeUnit.SECONDS).getCount() == 2);
+            LockStatus status = operator.lock("status").status();
+            assertThat(status.state()).as("etcd: a held lock's status, read by another client").isEqualTo(LockStatus.State.HELD);
+            assertThat(status.fencingToken()).as("etcd: the holder's token, not the queued waiter's").hasValue(first.fencingToken());
+            assertThat(status.owner()).as("etcd: the holder's owner id").isPresent();
+            assertThat(status.remainingLease()).as("etcd: the time to live of the holder's 20 s lease")
+                    .hasValueSatisfying(left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
+            first.close();
+            try (LockHandle second = next.get(30, TimeUnit.SECONDS)) {
+                assertThat(operator.lock("status").status().fencingToken()).as("etcd: the next holder's token")
+                        .hasValue(second.fencingToken());
+            }
+            assertThat(operator.lock("status").status().state()).as("etcd: a released lock is free")
+                    .isEqualTo(LockStatus.State.FREE);
+        }
     }
 
     @Test
@@ -148,7 +176,10 @@ class EtcdBackendTest {
         assertThatThrownBy(() -> LockClient.open(uri))
                 .isInstanceOf(LockBackendException.class)
                 .hasMessageContaining("127.0.0.1:" + port)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"))
+                .satisfies(e -> assertThat(e.getMessage())
+                        .as("etcd at a closed port: the message says why, not the null of a message-less cause")
+                        .doesNotContain("null").containsAnyOf("refused", "no answer", "UNAVAILABLE"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
     }
 

@@ -7,6 +7,7 @@ import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.sql.Connection;
@@ -209,6 +210,21 @@ final class JdbcBackend implements LockBackend {
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return Optional.ofNullable(signals);
+    }
+
+    /** Reads the key's row: a holder while its owner is set and its lease runs by the database's clock. */
+    @Override
+    public Optional<LockInspector> inspector() {
+        return Optional.of(key -> call("inspect", key, c -> {
+            Map<String, Object> values = Map.of("key_hash", Keys.hash(key));
+            try (PreparedStatement s = table.inspect.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.<LockInspector.HolderState>empty();
+                }
+                return Optional.of(new LockInspector.HolderState(rs.getString(1), rs.getLong(2),
+                        Duration.ofMillis(Math.max(0, rs.getLong(3)))));
+            }
+        }));
     }
 
     @Override

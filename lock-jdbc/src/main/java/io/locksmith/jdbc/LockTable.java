@@ -34,6 +34,8 @@ final class LockTable {
     final NamedSql release;
     /** Frees a row by its owner alone, for an attempt whose outcome is unknown. */
     final NamedSql abandon;
+    /** Reads a row's holder, for operations tools; changes nothing. */
+    final NamedSql inspect;
     private final NamedSql create;
     private final NamedSql columns;
     private final NamedSql probeWrite;
@@ -48,6 +50,7 @@ final class LockTable {
         this.renewAll = dialect == Dialect.POSTGRESQL ? NamedSql.load(f, "renew-all", name) : null;
         this.release = NamedSql.load(f, "release", name);
         this.abandon = NamedSql.load(f, "abandon", name);
+        this.inspect = NamedSql.load(f, "inspect", name);
         this.create = NamedSql.load(f, "create-table", name);
         this.columns = NamedSql.load(f, "columns", name);
         this.probeWrite = NamedSql.load(f, "probe-write", name);

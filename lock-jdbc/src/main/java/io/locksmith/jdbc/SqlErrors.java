@@ -36,10 +36,23 @@ final class SqlErrors {
         return "23505".equals(e.getSQLState()) || e.getErrorCode() == 1062;
     }
 
-    /** @return the driver's message, redacted, with its SQLState */
+    /**
+     * @return the driver's message with its SQLState and the underlying reason the driver wraps
+     *     (an {@code UnknownHostException}, a refused connection), redacted: pgjdbc says only "The
+     *     connection attempt failed." and keeps the reason in the cause
+     */
     static String describe(SQLException e) {
-        String message = Redaction.redact(String.valueOf(e.getMessage()).strip());
-        return e.getSQLState() == null ? message : message + " [SQLState " + e.getSQLState() + "]";
+        String message = String.valueOf(e.getMessage()).strip();
+        if (e.getSQLState() != null) {
+            message += " [SQLState " + e.getSQLState() + "]";
+        }
+        Throwable reason = null;
+        for (Throwable t = e.getCause(); t != null && t != e; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                reason = t;
+            }
+        }
+        return Redaction.redact(reason == null ? message : message + " (" + reason + ")");
     }
 
     /** @return the exception for a failed call on a lock */

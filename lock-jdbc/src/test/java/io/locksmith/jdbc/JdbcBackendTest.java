@@ -9,6 +9,7 @@ import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
+import io.locksmith.LockStatus;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the kit cannot see: URLs and options, the row layout, restarts, and the errors users meet. */
 class JdbcBackendTest {
@@ -46,6 +48,30 @@ class JdbcBackendTest {
             try (LockHandle second = locks.lock("layout").acquire(Duration.ZERO)) {
                 assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void statusReadsTheHolderItsTokenAndItsRemainingLeaseFromTheRow(Database db) {
+        String url = option(db.url(), "table=status_locks&lease=20s");
+        try (LockClient holder = LockClient.open(url); LockClient operator = LockClient.open(url)) {
+            assertThat(operator.lock("status").status().state()).as(db + ": a name never taken is free")
+                    .isEqualTo(LockStatus.State.FREE);
+            try (LockHandle held = holder.lock("status").acquire(Duration.ZERO)) {
+                LockStatus status = operator.lock("status").status();
+                assertThat(status.state()).as(db + ": a held lock's status, read by another client").isEqualTo(LockStatus.State.HELD);
+                assertThat(status.fencingToken()).as(db + ": the holder's token").hasValue(held.fencingToken());
+                assertThat(status.owner()).as(db + ": the holder's owner id").isPresent();
+                assertThat(status.remainingLease()).as(db + ": the holder's remaining lease, at most the 20 s granted")
+                        .hasValueSatisfying(left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
+            }
+            assertThat(operator.lock("status").status().state()).as(db + ": a released lock (its row kept) is free")
+                    .isEqualTo(LockStatus.State.FREE);
+            holder.lock("status").withLease(Duration.ofSeconds(1)).withAutoRenew(false).acquire(Duration.ZERO);
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(operator.lock("status").status().state())
+                    .as(db + ": a lock whose lease ran out by the database's clock (owner still in its row) is free")
+                    .isEqualTo(LockStatus.State.FREE));
         }
     }
 
@@ -173,6 +199,18 @@ class JdbcBackendTest {
                 .hasMessageContaining("127.0.0.1:" + port)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-s3cret"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void anUnknownHostNamesTheHostAndTheDriversReason(String product) {
+        String url = "jdbc:" + product + "://no-such-host.invalid:5999/app?user=app&password=pw-s3cret&timeout=2s";
+        assertThatThrownBy(() -> LockClient.open(url))
+                .isInstanceOf(LockBackendException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .as(product + " at an unknown host: the message names the host and port and the driver's reason")
+                        .contains("no-such-host.invalid:5999").contains("UnknownHostException")
+                        .doesNotContain("pw-s3cret"));
     }
 
     @Test

@@ -11,6 +11,23 @@ import java.util.Set;
  * 15 s) still runs the kit, only more slowly. It also names the fault hooks the provider cannot
  * supply ({@link Builder#lacks(Fault...)}): their rules are skipped, saying so, where a hook that is
  * merely missing fails them.
+ *
+ * <p>Every capability, with its default: {@link Builder#minimumLease minimumLease} (1 ms),
+ * {@link Builder#maximumLease maximumLease} (365 days), {@link Builder#testLease testLease} (the
+ * larger of 1 s and the minimum), {@link Builder#nativeWakeUp nativeWakeUp} and
+ * {@link Builder#fifo fifo} (false: the optional rules do not run),
+ * {@link Builder#fencingSurvivesStateRemoval fencingSurvivesStateRemoval} and
+ * {@link Builder#fencingSurvivesRestart fencingSurvivesRestart} (true),
+ * {@link Builder#contentionGrants contentionGrants} (5,000) and {@link Builder#lacks lacks} (none).
+ *
+ * <pre>{@code
+ * Capabilities.builder()
+ *         .minimumLease(Duration.ofSeconds(2))   // etcd's shortest lease TTL
+ *         .nativeWakeUp(true)                    // a watch wakes waiters
+ *         .fifo(true)                            // waiters queue by revision
+ *         .lacks(Fault.SKEW_WALL_CLOCK)          // leases by the server's clock: nothing to skew
+ *         .build();
+ * }</pre>
  */
 public final class Capabilities {
 

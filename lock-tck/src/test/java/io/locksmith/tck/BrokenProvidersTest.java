@@ -88,6 +88,8 @@ class BrokenProvidersTest {
                 fails(Flaw.LEASE_LIMITS_UNDECLARED, "required_aLeaseTheBackendCannotHonourIsRejected",
                         "shorter than the provider's minimum must be rejected"),
                 fails(Flaw.SIGNALS_NEVER_FIRE, "optional_waiterIsWokenPromptlyOnRelease", "not done after 30000 ms"),
+                fails(Flaw.STATUS_READS_RELEASED_GRANTS, "optional_statusNamesTheHolderAndItsTokenAndNobodyOnceReleased",
+                        "a released lock must be free"),
                 fails(Flaw.QUEUE_FROM_THE_BACK, "optional_waitersAreGrantedInArrivalOrder", "must be granted in arrival order"),
                 fails(Flaw.QUEUE_CANCEL_LEAVES_ENTRY, "required_cancellingAcquireAsyncStopsTheWait",
                         LockTimeoutException.class, "-cancel' is still held by another owner"));

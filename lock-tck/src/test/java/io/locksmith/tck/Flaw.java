@@ -7,6 +7,7 @@ import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
@@ -336,6 +337,20 @@ enum Flaw {
                 @Override
                 public Duration maximumLease() {
                     return Duration.ofSeconds(Long.MAX_VALUE);
+                }
+            };
+        }
+    },
+
+    /** Reads status from the key's latest grant without checking that it is still held: a released holder shows as holding. */
+    STATUS_READS_RELEASED_GRANTS {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return new ForwardingBackend(sound) {
+                @Override
+                public Optional<LockInspector> inspector() {
+                    return Optional.of(key -> Optional.ofNullable(sound.server().lastGrant(key))
+                            .map(e -> new LockInspector.HolderState(e.owner(), e.token(), null)));
                 }
             };
         }

@@ -4,6 +4,7 @@ import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
@@ -57,6 +58,11 @@ class ForwardingBackend implements LockBackend {
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return sound.releaseSignals();
+    }
+
+    @Override
+    public Optional<LockInspector> inspector() {
+        return sound.inspector();
     }
 
     @Override

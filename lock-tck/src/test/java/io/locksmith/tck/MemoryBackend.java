@@ -5,6 +5,7 @@ import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
@@ -86,6 +87,18 @@ final class MemoryBackend implements LockBackend {
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return Optional.of((key, onRelease) -> server.listen(key, onRelease)::run);
+    }
+
+    /** Reads the key's live holder and its remaining lease by the server's clock. */
+    @Override
+    public Optional<LockInspector> inspector() {
+        return Optional.of(key -> {
+            reachable(key);
+            MemoryServer.Entry e = server.holder(key);
+            return replied(e == null ? Optional.<LockInspector.HolderState>empty()
+                    : Optional.of(new LockInspector.HolderState(e.owner(), e.token(),
+                            Duration.ofNanos(Math.max(0, e.expiresAt() - System.nanoTime())))));
+        });
     }
 
     /** Fails as a call to an unreachable server does; the broken providers use it too. */

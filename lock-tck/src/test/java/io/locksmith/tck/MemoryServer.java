@@ -34,6 +34,8 @@ final class MemoryServer {
     }
 
     private final Map<String, Entry> entries = new HashMap<>();
+    /** Each key's latest grant, kept after release and expiry as a lock table keeps its row. */
+    private final Map<String, Entry> lastGrants = new HashMap<>();
     private final Map<String, Long> fences = new HashMap<>();
     private final Map<String, List<Runnable>> listeners = new ConcurrentHashMap<>();
     private final Map<String, List<String>> waiting = new HashMap<>();
@@ -50,7 +52,7 @@ final class MemoryServer {
             return Held.remaining(Duration.ofNanos(e.expiresAt() - now));
         }
         long token = e != null && e.liveAt(now) ? e.token() : nextToken(r.key());
-        entries.put(r.key(), new Entry(r.owner(), token, now + r.lease().toNanos()));
+        granted(r.key(), new Entry(r.owner(), token, now + r.lease().toNanos()));
         return Grant.of(token);
     }
 
@@ -84,10 +86,15 @@ final class MemoryServer {
         return e != null && e.liveAt(System.nanoTime()) ? e : null;
     }
 
+    /** @return the key's latest grant, released, expired or not: a lock table's row read without its owner and clock checks */
+    synchronized Entry lastGrant(String key) {
+        return lastGrants.get(key);
+    }
+
     /** Writes the key for the request's owner with a new token, whoever held it: the second half. */
     synchronized Grant overwrite(AcquireRequest r) {
         long token = nextToken(r.key());
-        entries.put(r.key(), new Entry(r.owner(), token, System.nanoTime() + r.lease().toNanos()));
+        granted(r.key(), new Entry(r.owner(), token, System.nanoTime() + r.lease().toNanos()));
         return Grant.of(token);
     }
 
@@ -146,6 +153,11 @@ final class MemoryServer {
     Runnable listen(String key, Runnable onRelease) {
         listeners.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(onRelease);
         return () -> listeners.getOrDefault(key, List.of()).remove(onRelease);
+    }
+
+    private void granted(String key, Entry grant) {
+        entries.put(key, grant);
+        lastGrants.put(key, grant);
     }
 
     private long nextToken(String key) {

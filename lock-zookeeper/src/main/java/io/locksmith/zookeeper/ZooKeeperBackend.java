@@ -8,6 +8,7 @@ import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
@@ -195,6 +196,11 @@ final class ZooKeeperBackend implements LockBackend {
         NodeOps.LockNode node = node(lease);
         held.forget(node.path());
         return ops.delete(node.path(), lease.name());
+    }
+
+    @Override
+    public Optional<LockInspector> inspector() {
+        return Optional.of(new ZooKeeperInspector(ops.client(), ops.description()));
     }
 
     @Override

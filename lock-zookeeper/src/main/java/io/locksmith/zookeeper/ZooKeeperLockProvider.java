@@ -86,9 +86,25 @@ public final class ZooKeeperLockProvider implements LockProvider {
                         afterClose.run();
                     });
         } catch (RuntimeException e) {
-            client.close();
+            close(client);
             throw e;
         }
+    }
+
+    /**
+     * Closes a client whose open failed. One that never got a session closes on a thread of its
+     * own: ZooKeeper's close waits for its close-session request until the connection attempt
+     * fails, which against a server that accepts but never answers is the session timeout per
+     * server (30 s by default), far past the connection timeout the error has already named.
+     */
+    private static void close(CuratorFramework client) {
+        if (client.getZookeeperClient().isConnected()) {
+            client.close();
+            return;
+        }
+        Thread closing = new Thread(client::close, "locksmith-zookeeper-close");
+        closing.setDaemon(true);
+        closing.start();
     }
 
     private static int millis(java.time.Duration d) {

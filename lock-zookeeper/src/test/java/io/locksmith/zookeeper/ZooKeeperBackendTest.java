@@ -10,6 +10,7 @@ import io.locksmith.LockConfigurationException;
 import io.locksmith.LockException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
+import io.locksmith.LockStatus;
 import io.locksmith.LossReason;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
@@ -24,6 +25,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -94,6 +97,32 @@ class ZooKeeperBackendTest {
             assertThat(node.getEphemeralOwner()).as("an ephemeral node: it goes with the session").isNotZero();
             h.close();
             assertThat(admin.getChildren().forPath(lockPath)).isEmpty();
+        }
+    }
+
+    @Test
+    void statusNamesTheLowestNodesOwnerAndTokenNotAWaitersAndLeavesTheSessionsLeaseUnknown() throws Exception {
+        try (LockClient holder = LockClient.open(uri("?lease=20s")); LockClient waiter = LockClient.open(uri("?lease=20s"));
+                LockClient operator = LockClient.open(uri(""))) {
+            assertThat(operator.lock("status").status().state()).as("zookeeper: a name never taken is free")
+                    .isEqualTo(LockStatus.State.FREE);
+            LockHandle first = holder.lock("status").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> next = waiter.lock("status").acquireAsync(Duration.ofSeconds(60));
+            String lockPath = LockPaths.lock("status");
+            await().atMost(Duration.ofSeconds(20)).until(() -> admin.getChildren().forPath(lockPath).size() == 2);
+            LockStatus status = operator.lock("status").status();
+            assertThat(status.state()).as("zookeeper: a held lock's status, read by another client").isEqualTo(LockStatus.State.HELD);
+            assertThat(status.fencingToken()).as("zookeeper: the holder's token, not the queued waiter's")
+                    .hasValue(first.fencingToken());
+            assertThat(status.owner()).as("zookeeper: the holder's owner id").isPresent();
+            assertThat(status.remainingLease()).as("zookeeper: the lease is the holder's session, unknown to others").isEmpty();
+            first.close();
+            try (LockHandle second = next.get(30, TimeUnit.SECONDS)) {
+                assertThat(operator.lock("status").status().fencingToken()).as("zookeeper: the next holder's token")
+                        .hasValue(second.fencingToken());
+            }
+            assertThat(operator.lock("status").status().state()).as("zookeeper: a released lock is free")
+                    .isEqualTo(LockStatus.State.FREE);
         }
     }
 
@@ -240,6 +269,22 @@ class ZooKeeperBackendTest {
                 .hasMessageContaining("within 2000 ms")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void aServerThatAcceptsButNeverAnswersFailsWithinTheConnectionTimeoutItNames() throws Exception {
+        // the kernel completes the TCP handshake for the listening socket; nothing ever reads or answers
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String uri = "zookeeper://127.0.0.1:" + silent.getLocalPort();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> LockClient.open(uri))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("within 5000 ms");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(took).as("open against a server that never answers, with the default 5 s connection timeout"
+                    + " and a 30 s session: it must give up near the timeout its message names, not the session's")
+                    .isLessThan(Duration.ofSeconds(15));
+        }
     }
 
     @Test
