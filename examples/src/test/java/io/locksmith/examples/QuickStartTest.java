@@ -39,12 +39,4 @@ class QuickStartTest {
         String readme = Files.readString(Path.of("../README.md"));
         assertThat(readme).as("README.md's quick start matches QuickStart.java").contains(snippet);
     }
-
-    @Test
-    void theKitsDocsShowExactlyTheExampleContract() throws IOException {
-        String source = Files.readString(Path.of("src/test/java/io/locksmith/examples/ExampleContract.java"));
-        String example = source.substring(source.indexOf("// tck-example:begin"), source.indexOf("// tck-example:end"))
-                .lines().skip(1).collect(Collectors.joining("\n"));
-        assertThat(Files.readString(Path.of("../docs/tck.md"))).as("docs/tck.md shows ExampleContract").contains(example);
-    }
 }
