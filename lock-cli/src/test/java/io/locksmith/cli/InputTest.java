@@ -54,7 +54,8 @@ class InputTest {
         for (String[] args : List.of(new String[] {"run", "", "--uri", sqlite(), "--", "true"},
                 new String[] {"run", tooLong, "--uri", sqlite(), "--", "true"},
                 new String[] {"run", "x", "--lease", "0", "--uri", sqlite(), "--", "true"},
-                new String[] {"status", "", "--uri", sqlite()})) {
+                new String[] {"status", "", "--uri", sqlite()},
+                new String[] {"demo", "--workers", "1", "--uri", "memory:"})) {
             Locksmith.Result r = Locksmith.run(args);
             String shown = String.join(" ", args).replace(tooLong, "n×1025");
             assertThat(r.exitCode()).as("%s exits 2: %s", shown, r.output()).isEqualTo(ExitCodes.USAGE);

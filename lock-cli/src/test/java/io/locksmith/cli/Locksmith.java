@@ -8,19 +8,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the real {@code ./locksmith} command as a process, as a user would. */
+/**
+ * Runs the real command as a process, as a user would: {@code bin/locksmith} of the distribution
+ * the build just unpacked (the system property {@code locksmith.distribution}).
+ */
 final class Locksmith {
 
-    private static final Path SCRIPT = Path.of("..", "locksmith").toAbsolutePath().normalize();
+    private static final Path COMMAND = Path.of(System.getProperty("locksmith.distribution"), "bin", "locksmith");
 
     /** What a finished command printed and returned. */
     record Result(int exitCode, String output) {}
 
     private Locksmith() {}
 
-    /** @return the command a user types: the script */
+    /** @return the command a user types */
     static Path command() {
-        return SCRIPT;
+        return COMMAND;
     }
 
     static Process start(Path log, String... args) throws IOException {
