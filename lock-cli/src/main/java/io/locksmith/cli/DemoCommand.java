@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
  * shows what each run booked.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Shows why distributed locks and fencing tokens matter: worker processes charge the same orders,",
-            "without locks, with locks, and with locks while one worker stalls past its lease (a long GC pause)."},
+        description = {"Shows why distributed locks and fencing tokens matter.",
+            "Worker processes charge the same orders without locks, with locks, and with locks while one worker",
+            "stalls past its lease (a long GC pause); a table shows what each run booked."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the story came out: duplicates without locks, none with them, the stale write refused",
             "1:it did not", "2:bad arguments", "69:the backend could not be reached", "78:bad configuration (URI)"})
