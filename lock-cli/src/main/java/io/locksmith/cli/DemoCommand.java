@@ -153,7 +153,7 @@ final class DemoCommand implements Callable<Integer> {
         long stallNanos = lease.toNanos() * 3 / 2;
         return List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
                 "-Dlocksmith.demo.stall-nanos=" + stallNanos, DemoWorker.class.getName(), mode, ledger.toString(),
-                Integer.toString(orders), Integer.toString(worker), Long.toString(lease.toMillis()));
+                Integer.toString(orders), Integer.toString(worker), Integer.toString(workers), Long.toString(lease.toMillis()));
     }
 
     private static void deleteQuietly(Path dir) {
