@@ -69,6 +69,7 @@ public final class Bench {
             if (factory == null) {
                 throw new IllegalArgumentException("unknown backend " + name + "; known: " + BACKENDS.keySet());
             }
+            progress(name, "starting");
             try (BackendBench bench = factory.get()) {
                 versions.add(bench.name() + ": " + bench.version());
                 results.addAll(run(bench, scenarios));
@@ -86,20 +87,25 @@ public final class Bench {
         String b = bench.name();
         double rtt = -1;
         if (bench.roundTrip() != null) {
+            progress(b, "round trip (ping)");
             Histogram ping = s.roundTrip(bench.roundTrip());
             rtt = micros(ping.getValueAtPercentile(50));
             rows.add(new Result(b, "round trip (ping)", Scenarios.perSecond(ping), rtt, micros(ping.getValueAtPercentile(99)),
                     Double.NaN, ""));
         }
+        progress(b, "floor: client library pair");
         Histogram floor = s.floor(bench);
         double floorRate = Scenarios.perSecond(floor);
         rows.add(row(b, "floor: client library pair", floor, Double.NaN, ""));
+        progress(b, "uncontended pair");
         Histogram un = s.uncontended(bench);
         rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
         if (bench instanceof ZooKeeperBench zk) {
+            progress(b, "Curator InterProcessMutex pair");
             Histogram mutex = zk.interProcessMutex(s);
             rows.add(row(b, "Curator InterProcessMutex pair", mutex, Scenarios.perSecond(mutex) / floorRate, "1 thread"));
         }
+        progress(b, "contended: 8 threads, 2 clients, 1 name");
         Scenarios.Contended c = s.contended(bench, 8, 1);
         String handoff = String.format(Locale.ROOT, "handoff p50 %.1f µs, p99 %.1f µs",
                 (double) c.handoffMicros().getValueAtPercentile(50), (double) c.handoffMicros().getValueAtPercentile(99));
@@ -109,11 +115,13 @@ public final class Bench {
         rows.add(new Result(b, "contended: 8 threads, 2 clients, 1 name", c.grantsPerSecond(),
                 c.waitMicros().getValueAtPercentile(50), c.waitMicros().getValueAtPercentile(99), Double.NaN,
                 "latency = wait; " + handoff));
+        progress(b, "spread: 8 threads, 2 clients, 1,000 names");
         Scenarios.Contended spread = s.contended(bench, 8, 1000);
         rows.add(new Result(b, "spread: 8 threads, 2 clients, 1,000 names", spread.grantsPerSecond(),
                 spread.waitMicros().getValueAtPercentile(50), spread.waitMicros().getValueAtPercentile(99), Double.NaN,
                 "latency = acquire"));
         if (bench.uri() != null && heldLocks > 0) {
+            progress(b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", heldLocks, heldFor.toSeconds()));
             HeldAtScale.Outcome o = HeldAtScale.run(bench.uri(), heldLocks, heldFor, Duration.ofSeconds(15));
             rows.add(new Result(b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", o.locks(),
                     heldFor.toSeconds()), -1, -1, -1, Double.NaN, String.format(Locale.ROOT,
@@ -121,6 +129,11 @@ public final class Bench {
                     o.callsPerTick(), o.cpuPercent(), o.heapBytesPerLock(), o.lost())));
         }
         return rows;
+    }
+
+    /** A line on standard error as each scenario starts: a full run takes minutes. */
+    private static void progress(String backend, String scenario) {
+        System.err.println("bench: " + backend + ": " + scenario);
     }
 
     private static Result row(String backend, String scenario, Histogram nanos, double ratio, String note) {

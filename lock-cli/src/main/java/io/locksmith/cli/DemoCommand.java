@@ -1,5 +1,7 @@
 package io.locksmith.cli;
 
+import io.locksmith.LockClient;
+import io.locksmith.spi.Redaction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +13,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code locksmith demo}: several worker processes race to charge the same orders, three times —
@@ -19,12 +24,16 @@ import picocli.CommandLine.Option;
  * shows what each run booked.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Shows why distributed locks and fencing tokens matter: worker processes charge the same orders,",
-            "without locks, with locks, and with locks while one worker stalls past its lease (a long GC pause)."},
+        description = {"Shows why distributed locks and fencing tokens matter.",
+            "Worker processes charge the same orders without locks, with locks, and with locks while one worker",
+            "stalls past its lease (a long GC pause); a table shows what each run booked."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the story came out: duplicates without locks, none with them, the stale write refused",
-            "1:it did not", "69:the backend could not be reached"})
+            "1:it did not", "2:bad arguments", "69:the backend could not be reached", "78:bad configuration (URI)"})
 final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     UriOption uri = new UriOption();
@@ -39,18 +48,22 @@ final class DemoCommand implements Callable<Integer> {
             description = "The locks' lease; the stalled worker freezes for longer (default: 2s).")
     Duration lease = Duration.ofSeconds(2);
 
-    private record Run(String title, String mode, long charges, long orders, long duplicates, long rejected) {}
+    /** One run's row of the table. */
+    record Run(String title, long charges, long orders, long duplicates, long rejected) {}
 
     @Override
     public Integer call() throws Exception {
         if (workers < 2 || orders < 2) {
-            throw new IllegalArgumentException("the demo needs at least 2 workers and 2 orders");
+            throw new ParameterException(spec.commandLine(), "the demo needs at least 2 workers and 2 orders");
         }
         String backend = uri.resolve();
+        try (LockClient probe = LockClient.open(backend)) {
+            probe.lock("demo-probe").status(); // a bad URI or an unreachable backend fails here, before any round
+        }
         Path dir = Files.createTempDirectory(UriOption.stateDirectory(), "demo-");
         Path ledgerFile = dir.resolve("ledger.db");
         System.out.println("locksmith demo: " + workers + " worker processes charge " + orders + " orders; locks on "
-                + io.locksmith.spi.Redaction.redact(backend));
+                + Redaction.redact(backend));
         List<Run> runs = new ArrayList<>();
         try (Ledger ledger = new Ledger(ledgerFile)) {
             runs.add(run(ledger, ledgerFile, backend, "without locks", "none"));
@@ -66,14 +79,43 @@ final class DemoCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "%-48s %8d %8d %11d %22d%n", r.title, r.charges, r.orders, r.duplicates, r.rejected);
         }
         System.out.println();
-        System.out.println("Without locks, workers that checked \"not charged yet\" at the same time both charged.");
-        System.out.println("With locks, one worker at a time checks and charges: no duplicates.");
-        System.out.println("The stalled worker's lease ran out while it was frozen; another worker took the lock and");
-        System.out.println("charged. When the stalled worker woke it still tried to charge, but its fencing token was");
-        System.out.println("older than the one the ledger had seen, and the ledger refused it.");
-        boolean story = runs.get(0).duplicates > 0 && runs.get(1).duplicates == 0 && runs.get(2).duplicates == 0
+        explain(runs).forEach(System.out::println);
+        return storyCameOut(runs) ? ExitCodes.OK : ExitCodes.DEMO_FAILED;
+    }
+
+    /** @return whether the runs (without locks, with locks, stalled) show what the demo is for */
+    static boolean storyCameOut(List<Run> runs) {
+        return runs.get(0).duplicates > 0 && runs.get(1).duplicates == 0 && runs.get(2).duplicates == 0
                 && runs.get(2).rejected > 0;
-        return story ? ExitCodes.OK : ExitCodes.DEMO_FAILED;
+    }
+
+    /** @return the closing text: what the table shows, run by run, and why */
+    static List<String> explain(List<Run> runs) {
+        Run without = runs.get(0);
+        Run with = runs.get(1);
+        Run stalled = runs.get(2);
+        List<String> text = new ArrayList<>();
+        if (without.duplicates > 0) {
+            text.add("Without locks, workers that checked \"not charged yet\" at the same time both charged.");
+        } else {
+            text.add("Without locks, no two workers charged the same order this time: the race is real but not certain;");
+            text.add("run again with more orders (--orders) or workers (--workers) to see it.");
+        }
+        if (with.duplicates == 0) {
+            text.add("With locks, one worker at a time checks and charges: no duplicates.");
+        } else {
+            text.add("With locks there were still " + with.duplicates + " duplicates: the backend did not keep mutual"
+                    + " exclusion.");
+        }
+        if (stalled.rejected > 0) {
+            text.add("The stalled worker's lease ran out while it was frozen; another worker took the lock and");
+            text.add("charged. When the stalled worker woke it still tried to charge, but its fencing token was");
+            text.add("older than the one the ledger had seen, and the ledger refused it.");
+        } else {
+            text.add("With one worker stalled past its lease, no stale write was refused: the stalled worker's charge");
+            text.add("did not meet a newer one, so its fencing token was never put to the test.");
+        }
+        return text;
     }
 
     private Run run(Ledger ledger, Path ledgerFile, String backend, String title, String mode) throws Exception {
@@ -81,8 +123,11 @@ final class DemoCommand implements Callable<Integer> {
         List<Process> processes = new ArrayList<>();
         Path log = Files.createTempFile(ledgerFile.getParent(), mode, ".log");
         for (int w = 1; w <= workers; w++) {
-            processes.add(new ProcessBuilder(javaCommand(mode, ledgerFile, backend, w))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+            ProcessBuilder worker = new ProcessBuilder(javaCommand(mode, ledgerFile, w)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            // by the environment, never the command line, which every user of the machine can read
+            worker.environment().put(DemoWorker.URI_VARIABLE, backend);
+            processes.add(worker.start());
         }
         long[] totals = ledger.totals();
         for (Process p : processes) {
@@ -100,15 +145,15 @@ final class DemoCommand implements Callable<Integer> {
                         + Files.readString(log));
             }
         }
-        return new Run(title, mode, totals[0], totals[1], totals[0] - totals[1], totals[2]);
+        return new Run(title, totals[0], totals[1], totals[0] - totals[1], totals[2]);
     }
 
-    private List<String> javaCommand(String mode, Path ledger, String backend, int worker) {
+    private List<String> javaCommand(String mode, Path ledger, int worker) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long stallNanos = lease.toNanos() * 3 / 2;
         return List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
                 "-Dlocksmith.demo.stall-nanos=" + stallNanos, DemoWorker.class.getName(), mode, ledger.toString(),
-                backend, Integer.toString(orders), Integer.toString(worker), Long.toString(lease.toMillis()));
+                Integer.toString(orders), Integer.toString(worker), Integer.toString(workers), Long.toString(lease.toMillis()));
     }
 
     private static void deleteQuietly(Path dir) {

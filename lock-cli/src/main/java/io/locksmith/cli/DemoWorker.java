@@ -13,12 +13,16 @@ import java.util.concurrent.locks.LockSupport;
  * One worker process of the demo: it goes through the orders and charges each one that is not
  * charged yet — the check-then-act every payment job does.
  *
- * <p>Arguments: {@code MODE LEDGER URI ORDERS WORKER LEASE_MS}, MODE being {@code none},
- * {@code locks} or {@code stall}. In {@code stall}, worker 1 starts halfway through the orders and
+ * <p>Arguments: {@code MODE LEDGER ORDERS WORKER WORKERS LEASE_MS}, MODE being {@code none},
+ * {@code locks} or {@code stall}; the lock URI comes in the environment variable
+ * {@value #URI_VARIABLE}, as it may hold a password. In {@code stall}, worker 1 starts halfway through the orders and
  * freezes for two and a half leases inside its first critical section, as a long GC pause would,
  * with its lock's renewal stopped like every other thread of a paused process.
  */
 public final class DemoWorker {
+
+    /** The environment variable that carries the lock URI from the demo to its workers. */
+    static final String URI_VARIABLE = "LOCKSMITH_DEMO_URI";
 
     private static final long PAYMENT_CALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -31,15 +35,17 @@ public final class DemoWorker {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path ledgerFile = Path.of(args[1]);
-        String uri = args[2];
-        int orders = Integer.parseInt(args[3]);
-        int worker = Integer.parseInt(args[4]);
+        String uri = System.getenv(URI_VARIABLE);
+        int orders = Integer.parseInt(args[2]);
+        int worker = Integer.parseInt(args[3]);
+        int workers = Integer.parseInt(args[4]);
         Duration lease = Duration.ofMillis(Long.parseLong(args[5]));
         boolean stalls = mode.equals("stall") && worker == 1;
         LockOptions options = LockOptions.builder().lease(lease).backoffMin(Duration.ofMillis(2))
                 .backoffMax(Duration.ofMillis(50)).build();
         try (Ledger ledger = new Ledger(ledgerFile);
                 LockClient locks = mode.equals("none") ? null : LockClient.open(uri, options)) {
+            awaitStart(ledger, worker, workers);
             for (int i = 0; i < orders; i++) {
                 int order = stalls ? (orders / 2 + i) % orders + 1 : i + 1;
                 if (locks == null) {
@@ -55,6 +61,18 @@ public final class DemoWorker {
                     chargeOnce(ledger, order, worker, held.fencingToken(), stallHere);
                 }
             }
+        }
+    }
+
+    /**
+     * Waits (at most a minute) until every worker is up: JVMs start at different speeds, and a
+     * worker that started seconds early would charge every order alone, racing no one.
+     */
+    private static void awaitStart(Ledger ledger, int worker, int workers) throws Exception {
+        ledger.ready(worker);
+        long latest = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (ledger.readyCount() < workers && System.nanoTime() < latest) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 

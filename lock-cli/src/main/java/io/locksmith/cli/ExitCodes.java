@@ -19,6 +19,8 @@ final class ExitCodes {
     static final int CONFIG = 78;
     /** The command to run was not found or could not be started. */
     static final int NOT_FOUND = 127;
+    /** Stopped by SIGTERM (128 + 15); the JVM itself exits so after a signal. */
+    static final int SIGTERM = 143;
 
     private ExitCodes() {}
 }

@@ -21,6 +21,10 @@ final class Ledger implements AutoCloseable {
             "CREATE TABLE IF NOT EXISTS fences (order_id INTEGER PRIMARY KEY, token INTEGER NOT NULL)";
     private static final String CREATE_REJECTIONS = "CREATE TABLE IF NOT EXISTS rejections "
             + "(order_id INTEGER NOT NULL, worker INTEGER NOT NULL, token INTEGER NOT NULL, newest INTEGER NOT NULL)";
+    /** The start line: each worker writes its number once it is up, and starts when all have. */
+    private static final String CREATE_READY = "CREATE TABLE IF NOT EXISTS ready (worker INTEGER PRIMARY KEY)";
+    /** Bind: worker. */
+    private static final String READY = "INSERT OR IGNORE INTO ready (worker) VALUES (?)";
     /** Bind: order_id. */
     private static final String IS_CHARGED = "SELECT 1 FROM charges WHERE order_id = ? LIMIT 1";
     /** Bind: order_id. */
@@ -43,6 +47,20 @@ final class Ledger implements AutoCloseable {
             s.execute(CREATE_CHARGES);
             s.execute(CREATE_FENCES);
             s.execute(CREATE_REJECTIONS);
+            s.execute(CREATE_READY);
+        }
+    }
+
+    /** Records that {@code worker} is up and about to start. */
+    void ready(int worker) throws SQLException {
+        update(READY, worker);
+    }
+
+    /** @return how many workers are up */
+    int readyCount() throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT count(*) FROM ready")) {
+            r.next();
+            return r.getInt(1);
         }
     }
 
@@ -116,6 +134,7 @@ final class Ledger implements AutoCloseable {
             s.execute("DELETE FROM charges");
             s.execute("DELETE FROM fences");
             s.execute("DELETE FROM rejections");
+            s.execute("DELETE FROM ready");
         }
     }
 

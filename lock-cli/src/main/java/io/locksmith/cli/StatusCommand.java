@@ -1,5 +1,6 @@
 package io.locksmith.cli;
 
+import io.locksmith.DistributedLock;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.LockStatus;
@@ -7,12 +8,17 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code locksmith status NAME…}: who holds each lock, with which token, for how long. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Shows who holds each lock, its fencing token and remaining lease, where the backend can tell.")
 final class StatusCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     UriOption uri = new UriOption();
@@ -23,8 +29,11 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient locks = uri.open(LockOptions.defaults())) {
-            for (String name : names) {
-                LockStatus status = locks.lock(name).status();
+            List<DistributedLock> checked = names.stream().map(n -> Main.argument(spec, () -> locks.lock(n)))
+                    .toList();
+            for (DistributedLock lock : checked) {
+                String name = lock.name();
+                LockStatus status = lock.status();
                 System.out.println(switch (status.state()) {
                     case FREE -> name + ": free";
                     case UNKNOWN -> name + ": unknown (" + locks.backend() + " cannot tell without taking the lock)";
