@@ -74,7 +74,7 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 # the servers: lock-testing's jar and its run-time class path, as the reactor resolved them
 ./mvnw -B -ntp -q -pl lock-testing "${maven_repos[@]}" \
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
-  -Dmdep.includeScope=runtime -Dmdep.outputFile="$m2/servers-classpath.txt"
+  -DincludeScope=runtime -Dmdep.outputFile="$m2/servers-classpath.txt"
 servers_cp=lock-testing/target/lock-testing-$version.jar:$(cat "$m2/servers-classpath.txt")
 coproc SERVERS { exec java -cp "$servers_cp" consumers/servers/StartServers.java REDIS ETCD ZOOKEEPER AZURITE POSTGRES 2>"$m2/servers.log"; }
 ready=false
