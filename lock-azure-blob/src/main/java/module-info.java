@@ -9,6 +9,11 @@ module io.locksmith.azure {
     requires com.azure.storage.common;
     requires reactor.core;
     requires org.reactivestreams;
+    // Azure's HTTP client runs on Reactor Netty, an automatic module: on the module path it requires
+    // nothing, and the Netty 4.2 modules it uses beyond those azure-core-http-netty requires would
+    // be missing (NoClassDefFoundError Http2StreamFrameToHttpObjectCodec). Netty 4.1 names its jars
+    // the same, so these hold for either.
+    requires io.netty.codec.http2;
     // optional: the default Azure credential chain, used only when it is on the path
     requires static com.azure.identity;
 
