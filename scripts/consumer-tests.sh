@@ -15,6 +15,7 @@
 #    that lives as long as this script, and exports their LOCKSMITH_TEST_*_URI variables.
 # 3. Runs one Maven build over consumers/pom.xml with that repository.
 set -euo pipefail
+shopt -s nullglob
 cd "$(dirname "$0")/.."
 
 m2=$PWD/target/consumer-m2
