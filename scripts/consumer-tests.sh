@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 m2=$PWD/target/consumer-m2
 repo=$m2/repository
-tail=$m2/tail
+tail_repo=$m2/tail
 user_repo=$HOME/.m2/repository
 
 version=$(sed -n 's:^  <version>\(.*\)</version>.*:\1:p' pom.xml | head -1)
@@ -51,24 +51,24 @@ install_module() {
 }
 
 rm -rf "$m2"
-mkdir -p "$repo" "$tail"
+mkdir -p "$repo" "$tail_repo"
 install_module .
 
 # the tail: links to ~/.m2/repository's entries, without this project's own group
 for entry in "$user_repo"/*; do
   case $entry in
     "$user_repo/${group%%.*}") ;;
-    *) ln -s "$entry" "$tail/" ;;
+    *) ln -s "$entry" "$tail_repo/" ;;
   esac
 done
 if [ -d "$user_repo/${group%%.*}" ]; then
-  mkdir -p "$tail/${group%%.*}"
+  mkdir -p "$tail_repo/${group%%.*}"
   for entry in "$user_repo/${group%%.*}"/*; do
-    [ "$entry" = "$user_repo/${group//.//}" ] || ln -s "$entry" "$tail/${group%%.*}/"
+    [ "$entry" = "$user_repo/${group//.//}" ] || ln -s "$entry" "$tail_repo/${group%%.*}/"
   done
 fi
 
-maven_repos=(-Dmaven.repo.local="$repo" -Dmaven.repo.local.tail="$tail")
+maven_repos=(-Dmaven.repo.local="$repo" -Dmaven.repo.local.tail="$tail_repo")
 # short-lived Maven JVMs start in less CPU time with the C1 compiler alone
 export MAVEN_OPTS="${MAVEN_OPTS:-} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
@@ -77,20 +77,21 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -DincludeScope=runtime -Dmdep.outputFile="$m2/servers-classpath.txt"
 servers_cp=lock-testing/target/lock-testing-$version.jar:$(cat "$m2/servers-classpath.txt")
-coproc SERVERS { exec java -cp "$servers_cp" consumers/servers/StartServers.java REDIS ETCD ZOOKEEPER AZURITE POSTGRES 2>"$m2/servers.log"; }
+coproc SERVERS { exec java -XX:TieredStopAtLevel=1 -cp "$servers_cp" consumers/servers/StartServers.java REDIS ETCD ZOOKEEPER AZURITE POSTGRES 2>"$m2/servers.log"; }
+exec {servers_out}<&"${SERVERS[0]}"   # a copy: bash drops the coproc's descriptors when it exits
 ready=false
-while IFS= read -r line <&"${SERVERS[0]}"; do
+while IFS= read -r line <&"$servers_out"; do
   if [ "$line" = ready ]; then
     ready=true
     break
   fi
   export "${line?}"
 done
-echo "consumer-tests: servers ready after ${SECONDS}s"
 if [ "$ready" != true ]; then
   echo "consumer-tests: the test servers did not start; $m2/servers.log says:" >&2
   tail -n 30 "$m2/servers.log" >&2
   exit 1
 fi
+echo "consumer-tests: artifacts laid out and servers ready after ${SECONDS}s"
 
 ./mvnw -B -ntp -T 2 -f consumers/pom.xml --fail-at-end verify "${maven_repos[@]}" -Dlocksmith.version="$version" "$@"
