@@ -14,3 +14,4 @@ fi
 
 bash scripts/install-test-servers.sh
 ./mvnw -B -ntp verify "$@"
+[ $# -gt 0 ] || bash scripts/consumer-tests.sh   # needs every module built, so not after a partial build (scripts/test.sh -pl …)
