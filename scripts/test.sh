@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one test command: installs what the tests need when it is missing, then runs the whole
-# Maven build with every test. Safe to run again; a second run installs nothing.
+# The one test command: installs what the tests need when it is missing, runs the whole Maven
+# build with every test, then the consumer tests (scripts/consumer-tests.sh: projects outside the
+# reactor that use the jars just built). Safe to run again; a second run installs nothing.
 #
 #   scripts/test.sh                 # everything
 #   scripts/test.sh -pl lock-memory # extra arguments go to Maven
