@@ -36,6 +36,9 @@ interface RenewalRules extends Rules {
         LockClient client = c.client();
         int threadsBefore = Thread.activeCount();
         Duration lease = c.lease().compareTo(MANY_LEASE) > 0 ? c.lease() : MANY_LEASE;
+        if (lease.compareTo(c.caps().maximumLease()) > 0) {
+            lease = c.caps().maximumLease(); // a session-bound lease (ZooKeeper's) cannot be longer
+        }
         List<LockHandle> held = new ArrayList<>();
         for (int i = 0; i < MANY; i++) {
             held.add(client.lock(c.name("many-" + i)).withLease(lease).acquire(c.margin()));
