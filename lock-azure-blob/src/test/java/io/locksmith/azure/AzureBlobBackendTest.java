@@ -26,10 +26,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** What the kit cannot see: the blob layout, the cost of a grant, loss by a broken lease, addressing. */
-@ResourceLock(AzureBlobContractTest.AZURITE) // it restarts Azurite: no kit rule may run meanwhile
 class AzureBlobBackendTest {
 
     private static final String CONTAINER = "backend";
