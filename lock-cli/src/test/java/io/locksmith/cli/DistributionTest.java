@@ -58,6 +58,54 @@ class DistributionTest {
         assertThat(version.output().strip()).as("the checkout's locksmith --version").endsWith("locksmith " + VERSION);
     }
 
+    /**
+     * The checkout's script rebuilds when any module's POM or source is newer than its last build,
+     * and only then. Run on a copy of the script in a checkout-shaped directory whose {@code mvnw}
+     * only counts its calls and whose {@code java} does nothing, so no real build happens.
+     */
+    @Test
+    void theCheckoutsScriptRebuildsWhenAnyPomOrSourceChanged() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("checkout"));
+        Files.copy(Path.of("..", "locksmith"), root.resolve("locksmith"));
+        Path builds = root.resolve("builds.log");
+        executable(root.resolve("mvnw"), "#!/bin/sh\necho built >> '" + builds + "'\n");
+        executable(root.resolve("jdk/bin/java"), "#!/bin/sh\nexit 0\n");
+        Path classpath = Files.createDirectories(root.resolve("lock-cli/target")).resolve("classpath.txt");
+        Path modulePom = Files.createDirectories(root.resolve("lock-redis")).resolve("pom.xml");
+        Path source = Files.createDirectories(root.resolve("lock-api/src/main/java")).resolve("A.java");
+        for (Path p : List.of(root.resolve("pom.xml"), modulePom, source, classpath)) {
+            Files.writeString(p, "");
+        }
+        try (java.util.stream.Stream<Path> all = Files.walk(root)) { // directories too: only files may count
+            for (Path p : all.toList()) {
+                Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+            }
+        }
+        Files.setLastModifiedTime(classpath, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 30_000));
+        Map<String, String> env = Map.of("JAVA_HOME", root.resolve("jdk").toString());
+        String run = "'" + root.resolve("locksmith") + "' --version";
+
+        assertThat(shell(env, run).exitCode()).isZero();
+        assertThat(builds).as("nothing changed since the last build: no rebuild").doesNotExist();
+
+        Files.setLastModifiedTime(modulePom, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+        assertThat(shell(env, run).exitCode()).isZero();
+        assertThat(Files.readAllLines(builds)).as("a module's POM changed: one rebuild").hasSize(1);
+
+        assertThat(shell(env, run).exitCode()).isZero();
+        assertThat(Files.readAllLines(builds)).as("nothing changed since that rebuild").hasSize(1);
+
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+        assertThat(shell(env, run).exitCode()).isZero();
+        assertThat(Files.readAllLines(builds)).as("a source file changed: another rebuild").hasSize(2);
+    }
+
+    private static void executable(Path file, String text) throws Exception {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+        file.toFile().setExecutable(true);
+    }
+
     /** Runs {@code script} with sh in the test's temporary directory, as a user's shell would. */
     private Locksmith.Result shell(Map<String, String> env, String script) throws Exception {
         Path log = dir.resolve("shell.log");
