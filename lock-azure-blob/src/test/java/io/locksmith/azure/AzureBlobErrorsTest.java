@@ -10,12 +10,12 @@ import com.azure.storage.common.sas.AccountSasSignatureValues;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
+import io.locksmith.testing.RefusingPort;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -96,17 +96,16 @@ class AzureBlobErrorsTest {
 
     @Test
     void anUnreachableEndpointFailsWithinTheTimeout() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+        try (RefusingPort down = new RefusingPort()) { // refused at once, and no server started meanwhile can take it
+            int port = down.port();
+            String cs = Azurite.throughPort(server, port);
+            long start = System.nanoTime();
+            Throwable e = failure(() -> LockClient.open("azblob:" + cs + "?container=errors&timeout=2s"));
+            assertThat(e).isInstanceOf(LockBackendException.class).hasMessageContaining("cannot reach")
+                    .hasMessageContaining("127.0.0.1:" + port);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertNoSecret(e, Azurite.accountKey(server));
         }
-        String cs = Azurite.throughPort(server, port);
-        long start = System.nanoTime();
-        Throwable e = failure(() -> LockClient.open("azblob:" + cs + "?container=errors&timeout=2s"));
-        assertThat(e).isInstanceOf(LockBackendException.class).hasMessageContaining("cannot reach")
-                .hasMessageContaining("127.0.0.1:" + port);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
-        assertNoSecret(e, Azurite.accountKey(server));
     }
 
     @Test

@@ -14,10 +14,10 @@ import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LockStatus;
+import io.locksmith.testing.RefusingPort;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -167,20 +167,19 @@ class EtcdBackendTest {
 
     @Test
     void aServerThatIsDownIsAClearErrorWithinTheTimeout() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+        try (RefusingPort down = new RefusingPort()) { // refused at once, and no server started meanwhile can take it
+            int port = down.port();
+            long start = System.nanoTime();
+            String uri = "etcd://root:pw-secret@127.0.0.1:" + port + "?timeout=2s";
+            assertThatThrownBy(() -> LockClient.open(uri))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("127.0.0.1:" + port)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"))
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .as("etcd at a closed port: the message says why, not the null of a message-less cause")
+                            .doesNotContain("null").containsAnyOf("refused", "no answer", "UNAVAILABLE"));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
         }
-        long start = System.nanoTime();
-        String uri = "etcd://root:pw-secret@127.0.0.1:" + port + "?timeout=2s";
-        assertThatThrownBy(() -> LockClient.open(uri))
-                .isInstanceOf(LockBackendException.class)
-                .hasMessageContaining("127.0.0.1:" + port)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"))
-                .satisfies(e -> assertThat(e.getMessage())
-                        .as("etcd at a closed port: the message says why, not the null of a message-less cause")
-                        .doesNotContain("null").containsAnyOf("refused", "no answer", "UNAVAILABLE"));
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
     }
 
     @Test
