@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
@@ -99,11 +98,8 @@ class TcpProxyTest {
 
     @Test
     void aConnectionToADownServerIsClosedNotLeftOpen() throws IOException {
-        // A port that is bound but not listening refuses connections, and, unlike a closed echo
-        // server's port, cannot be taken by a server another test class starts meanwhile.
-        try (Socket hole = new Socket()) {
-            hole.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            try (TcpProxy down = new TcpProxy("127.0.0.1", hole.getLocalPort());
+        try (RefusingPort hole = new RefusingPort()) {
+            try (TcpProxy down = new TcpProxy("127.0.0.1", hole.port());
                     Socket s = new Socket("127.0.0.1", down.port())) {
                 s.setSoTimeout(10_000);
                 assertEquals(-1, s.getInputStream().read(), "tcp-proxy: with the server down, a connection must be closed");
