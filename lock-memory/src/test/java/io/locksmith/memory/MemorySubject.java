@@ -18,7 +18,7 @@ final class MemorySubject implements TckSubject {
     private static final Duration RESTART_OUTAGE = Duration.ofMillis(200);
 
     private final String group = "tck-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-    private final Map<LockClient, MemoryBackend> backends = new ConcurrentHashMap<>();
+    private final Map<LockClient, MemoryFaults.Connection> connections = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -27,10 +27,9 @@ final class MemorySubject implements TckSubject {
 
     @Override
     public LockClient newClient(LockOptions options) {
-        MemoryBackend backend = new MemoryBackend(MemoryStore.group(group), "memory://" + group);
-        LockClient client = LockClient.of(events -> backend, options);
-        backends.put(client, backend);
-        return client;
+        MemoryFaults.Connection connection = MemoryFaults.connect(group, options);
+        connections.put(connection.client(), connection);
+        return connection.client();
     }
 
     @Override
@@ -44,27 +43,27 @@ final class MemorySubject implements TckSubject {
         return new Faults() {
             @Override
             public void removeLockState(String key) {
-                MemoryStore.group(group).remove(key);
+                MemoryFaults.removeLockState(group, key);
             }
 
             @Override
             public void cutConnection(LockClient client) {
-                backends.get(client).sever();
+                connections.get(client).cut();
             }
 
             @Override
             public void restoreConnection(LockClient client) {
-                backends.get(client).restore();
+                connections.get(client).restore();
             }
 
             @Override
             public void restartServer() {
-                MemoryStore.group(group).restart(RESTART_OUTAGE);
+                MemoryFaults.restart(group, RESTART_OUTAGE);
             }
 
             @Override
             public void delayReplies(LockClient client, Duration delay) {
-                backends.get(client).delayReplies(delay);
+                connections.get(client).delayReplies(delay);
             }
         };
     }
