@@ -1,0 +1,295 @@
+package io.locksmith.faults;
+
+import io.locksmith.faults.CheckerPromises.Admission;
+import io.locksmith.faults.CheckerRun.Grant;
+import io.locksmith.faults.CheckerRun.Wait;
+import io.locksmith.faults.CheckerRun.Window;
+import io.locksmith.faults.Findings.Kind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one run's {@link History} and counts what went wrong ({@link Findings}).
+ *
+ * <p>Every count is sound: a correct backend cannot produce one, because each rests on what the log
+ * proves rather than on what it suggests. Two grants overlap only where both workers are known to
+ * have believed they held ({@link CheckerRun}); an order between grants counts only where the log
+ * proves it ({@link CheckerRun#knownAfter}); a wait, a wake-up or a freed lock is owed only while no
+ * nemesis could excuse it. What the log cannot prove is not counted: the checker may miss a fault,
+ * never invent one.
+ *
+ * <pre>{@code
+ * Findings f = Checker.check(History.read(files), CheckerSettings.forBackend("etcd", lease, backoffMax));
+ * System.out.println(f.row("etcd", "kill-holder"));
+ * }</pre>
+ */
+public final class Checker {
+
+    private final CheckerRun run;
+    private final CheckerSettings settings;
+    private final Findings findings;
+
+    private Checker(History history, CheckerSettings settings) {
+        this.run = new CheckerRun(history);
+        this.settings = settings;
+        this.findings = new Findings(settings.lease());
+    }
+
+    /**
+     * @param history  a run's history
+     * @param settings the lease, margins, promises and admissions to hold it to
+     * @return what the run's history shows
+     */
+    public static Findings check(History history, CheckerSettings settings) {
+        Checker c = new Checker(history, settings);
+        c.totals(history);
+        c.doubleGrants();
+        c.wokeBelieving();
+        c.ledger();
+        c.tokens();
+        c.deathToGrant();
+        c.waitErrors();
+        c.exits();
+        c.lostNotifications();
+        return c.findings;
+    }
+
+    private void totals(History history) {
+        Map<String, Integer> n = new HashMap<>();
+        for (Event e : history.events()) {
+            n.merge(e.source().equals(Event.LEDGER) ? "ledger " + e.kind() : e.kind(), 1, Integer::sum);
+        }
+        boolean ledger = !run.ledger.isEmpty();
+        findings.totals(new Findings.Totals(n.getOrDefault("ATTEMPT", 0), run.grants.size(), n.getOrDefault("TIMEOUT", 0),
+                n.getOrDefault(ledger ? "ledger ACCEPT" : "ACCEPTED", 0), n.getOrDefault(ledger ? "ledger REJECT" : "REJECTED", 0)));
+    }
+
+    private void doubleGrants() {
+        List<Grant> live = run.grants.stream().filter(Grant::live).toList();
+        for (int i = 0; i < live.size(); i++) {
+            Grant g = live.get(i);
+            for (int j = i + 1; j < live.size() && live.get(j).start() <= g.end(); j++) {
+                Grant h = live.get(j);
+                findings.add(Kind.DOUBLE_GRANT, held(g) + " overlaps " + held(h), admitted(Kind.DOUBLE_GRANT, g, h));
+            }
+        }
+    }
+
+    private void wokeBelieving() {
+        for (Window pause : run.windows) {
+            if (!pause.kind().equals("PAUSE") || pause.end() == Long.MAX_VALUE) {
+                continue;
+            }
+            Grant g = run.openGrant(pause.worker(), pause.start());
+            if (g == null || !g.live() || g.end() < pause.end()) {
+                continue;
+            }
+            run.grants.stream()
+                    .filter(o -> !o.worker.equals(g.worker) && o.live() && o.start() >= pause.start() && o.start() <= g.end())
+                    .findFirst()
+                    .ifPresent(o -> findings.add(Kind.WOKE_BELIEVING, pause.begin().line() + " | " + o.grant.line() + " | "
+                            + g.lastHeld.line() + " (of " + g.grant.line() + ")", admitted(Kind.WOKE_BELIEVING, g, o)));
+        }
+    }
+
+    /** Stale writes the ledger accepted, live ones it rejected: each a token out of grant order. */
+    private void ledger() {
+        List<Grant> accepted = new ArrayList<>();
+        for (Event e : run.ledger) {
+            Long token = CheckerRun.token(e, 1);
+            Grant g = token == null ? null : run.grantOf(e.field(0), token, e.nanos());
+            if (g == null) {
+                continue;
+            }
+            if (e.kind().equals("ACCEPT")) {
+                accepted.stream().filter(h -> CheckerRun.knownAfter(g, h)).findFirst().ifPresent(h ->
+                        findings.add(Kind.STALE_ACCEPTED, e.line() + " (of " + g.grant.line() + ") after a later grant's "
+                                + h.grant.line(), admitted(Kind.STALE_ACCEPTED, g, h)));
+                accepted.add(g);
+            } else if (e.kind().equals("REJECT") && accepted.stream().noneMatch(h -> h.start() > g.start())) {
+                accepted.stream().filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).findFirst().ifPresent(h ->
+                        findings.add(Kind.LIVE_REJECTED, e.line() + " (of " + g.grant.line() + ", the latest grant to write)"
+                                + " as not above the earlier " + h.grant.line(), admitted(Kind.LIVE_REJECTED, h, g)));
+            }
+        }
+    }
+
+    private void tokens() {
+        Map<Long, Grant> first = new HashMap<>();
+        for (int i = 0; i < run.grants.size(); i++) {
+            Grant h = run.grants.get(i);
+            Grant before = null;
+            for (int j = 0; j < i; j++) {
+                Grant g = run.grants.get(j);
+                if (g.token > h.token && CheckerRun.knownAfter(g, h) && (before == null || g.token > before.token)) {
+                    before = g;
+                }
+            }
+            if (before != null) {
+                findings.add(Kind.TOKEN_REGRESSION, h.grant.line() + " after " + before.grant.line(),
+                        admitted(Kind.TOKEN_REGRESSION, before, h));
+            }
+            Grant same = first.putIfAbsent(h.token, h);
+            if (same != null) {
+                findings.add(Kind.DUPLICATE_TOKEN, h.grant.line() + " repeats " + same.grant.line(),
+                        admitted(Kind.DUPLICATE_TOKEN, same, h));
+            }
+        }
+    }
+
+    /** For each killed holder: how long until anyone was granted, against the lease plus the margin. */
+    private void deathToGrant() {
+        long lease = settings.lease().toNanos();
+        for (Event kill : run.controller) {
+            if (!kill.kind().equals("KILL") || kill.fields().isEmpty() || run.openGrant(kill.field(0), kill.nanos()) == null) {
+                continue;
+            }
+            long k = kill.nanos();
+            long waiterFrom = Long.MAX_VALUE;
+            for (Wait w : run.waits) {
+                if (!w.worker().equals(kill.field(0)) && w.until() > k) {
+                    waiterFrom = Math.min(waiterFrom, Math.max(k, w.attempt().nanos()));
+                }
+            }
+            if (waiterFrom == Long.MAX_VALUE) {
+                continue; // nobody wanted the lock
+            }
+            long deadline = Math.max(k + lease, waiterFrom) + settings.margin().toNanos();
+            Grant next = run.grants.stream().filter(g -> g.start() > k).findFirst().orElse(null);
+            long granted = next != null ? next.start() : run.stopAt;
+            if (next == null && granted <= deadline) {
+                continue; // the run stopped before the lock was owed to anyone
+            }
+            findings.deathToGrant(granted - k);
+            if (granted > deadline) {
+                findings.add(Kind.SLOW_DEATH_TO_GRANT, kill.line() + " then " + (next != null ? next.grant.line()
+                        : "no grant before the stop") + ": " + (granted - k) / 1_000_000 + " ms", null);
+            }
+        }
+    }
+
+    private void waitErrors() {
+        for (Wait w : run.waits) {
+            Event error = w.answer();
+            if (error == null || !error.kind().equals("ERROR") || error.nanos() >= run.stopAt || endedByStop(w)) {
+                continue;
+            }
+            long tail = settings.recovery().toNanos();
+            Window outage = run.windows.stream()
+                    .filter(o -> CheckerRun.OUTAGES.contains(o.kind()) && o.strikes(w.worker())
+                            && o.meets(w.attempt().nanos(), error.nanos(), tail))
+                    .findFirst().orElse(null);
+            if (outage != null) {
+                findings.waitErrorInOutage();
+            }
+            // docs/semantics.md, "Waiting": a waiter that cannot reach its backend keeps trying until
+            // its wait runs out, then throws LockBackendException
+            findings.add(Kind.WAIT_ERROR, error.line() + (outage == null ? "" : " during " + outage.begin().line()),
+                    outage == null ? null : "the backend could not be reached, docs/semantics.md#waiting");
+        }
+    }
+
+    /** @return whether the worker's next line after the error is its normal stop: the stop interrupted the wait */
+    private boolean endedByStop(Wait w) {
+        for (Event e : run.workers.get(w.worker())) {
+            if (e.nanos() > w.answer().nanos() || (e.nanos() == w.answer().nanos() && e != w.answer())) {
+                if (e.kind().equals("ATTEMPT")) {
+                    return false;
+                }
+                if (e.kind().equals("STOP")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void exits() {
+        Set<Event> killsUsed = new HashSet<>();
+        for (Event e : run.controller) {
+            if (e.kind().equals("HUNG")) {
+                findings.add(Kind.HUNG, e.line(), null);
+            }
+            if (!e.kind().equals("EXIT") || e.fields().size() < 2) {
+                continue;
+            }
+            Long code = CheckerRun.token(e, 1);
+            if (code != null && settings.normalExits().contains(code.intValue())) {
+                continue;
+            }
+            Event kill = run.controller.stream()
+                    .filter(k -> k.kind().equals("KILL") && k.nanos() <= e.nanos() && !k.fields().isEmpty()
+                            && k.field(0).equals(e.field(0)) && !killsUsed.contains(k))
+                    .findFirst().orElse(null);
+            if (kill != null) {
+                killsUsed.add(kill);
+            } else {
+                findings.add(Kind.CRASHED, e.line(), null);
+            }
+        }
+    }
+
+    /** After each real release: was a waiter that was already waiting granted, or anyone, within the promise? */
+    private void lostNotifications() {
+        long promise = settings.wakeUp().toNanos();
+        for (Grant g : run.grants) {
+            if (g.released == null || g.lost != null || g.firstNotHeld != null) {
+                continue; // a grant that was lost releases nothing
+            }
+            long r = g.released.nanos();
+            if (r + promise >= run.stopAt || disturbed(r, r + promise)) {
+                continue;
+            }
+            Wait waiter = run.waits.stream()
+                    .filter(w -> !w.worker().equals(g.worker) && w.attempt().nanos() < r && w.until() > r + promise)
+                    .findFirst().orElse(null);
+            if (waiter == null) {
+                continue;
+            }
+            Grant next = run.grants.stream().filter(n -> n.start() >= r).findFirst().orElse(null);
+            long waited = (next != null ? next.start() : run.stopAt) - r;
+            if (waited > promise) {
+                findings.wakeUp(waited);
+                findings.add(Kind.LOST_NOTIFICATION, g.released.line() + " while waiting since " + waiter.attempt().line()
+                        + ", next " + (next != null ? next.grant.line() : "grant never came") + ": " + waited / 1_000_000 + " ms",
+                        null);
+            }
+        }
+    }
+
+    /** @return whether a nemesis (or a killed holder's lease) was at work at some time in [from, to] */
+    private boolean disturbed(long from, long to) {
+        long kill = settings.lease().plus(settings.margin()).toNanos();
+        long tail = settings.recovery().toNanos();
+        return run.windows.stream().anyMatch(w -> !w.kind().equals("COMPACT")
+                && w.meets(from, to, w.kind().equals("KILL") ? kill : tail));
+    }
+
+    /**
+     * @return the reason the docs admit {@code kind} between a grant before a nemesis (or while it
+     *         lasted) and one after it began, or {@code null}
+     */
+    private String admitted(Kind kind, Grant earlier, Grant later) {
+        long tail = settings.recovery().toNanos();
+        for (Admission a : settings.admissions()) {
+            if (!a.kinds().contains(kind)) {
+                continue;
+            }
+            for (Window w : run.windows) {
+                long end = w.end() == Long.MAX_VALUE ? w.end() : w.end() + tail;
+                if (a.triggers().contains(w.kind()) && earlier.start() <= end && later.start() >= w.start()) {
+                    return a.reason();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String held(Grant g) {
+        return g.grant.line() + " … " + g.lastHeld.line();
+    }
+}
