@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads one run's {@link History} and counts what went wrong ({@link Findings}).
@@ -106,38 +107,58 @@ public final class Checker {
                 continue;
             }
             if (e.kind().equals("ACCEPT")) {
-                accepted.stream().filter(h -> CheckerRun.knownAfter(g, h)).findFirst().ifPresent(h ->
-                        findings.add(Kind.STALE_ACCEPTED, e.line() + " (of " + g.grant.line() + ") after a later grant's "
-                                + h.grant.line(), admitted(Kind.STALE_ACCEPTED, g, h)));
+                List<Grant> later = accepted.stream().filter(h -> CheckerRun.knownAfter(g, h)).toList();
+                pair(Kind.STALE_ACCEPTED, g, later, false,
+                        h -> e.line() + " (of " + g.grant.line() + ") after a later grant's " + h.grant.line());
                 accepted.add(g);
             } else if (e.kind().equals("REJECT") && accepted.stream().noneMatch(h -> h.start() > g.start())) {
-                accepted.stream().filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).findFirst().ifPresent(h ->
-                        findings.add(Kind.LIVE_REJECTED, e.line() + " (of " + g.grant.line() + ", the latest grant to write)"
-                                + " as not above the earlier " + h.grant.line(), admitted(Kind.LIVE_REJECTED, h, g)));
+                List<Grant> earlier = accepted.stream().filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).toList();
+                pair(Kind.LIVE_REJECTED, g, earlier, true, h -> e.line() + " (of " + g.grant.line()
+                        + ", the latest grant to write) as not above the earlier " + h.grant.line());
             }
         }
     }
 
     private void tokens() {
-        Map<Long, Grant> first = new HashMap<>();
         for (int i = 0; i < run.grants.size(); i++) {
             Grant h = run.grants.get(i);
-            Grant before = null;
+            List<Grant> above = new ArrayList<>();
+            List<Grant> same = new ArrayList<>();
             for (int j = 0; j < i; j++) {
                 Grant g = run.grants.get(j);
-                if (g.token > h.token && CheckerRun.knownAfter(g, h) && (before == null || g.token > before.token)) {
-                    before = g;
+                if (g.token > h.token && CheckerRun.knownAfter(g, h)) {
+                    above.add(g);
+                } else if (g.token == h.token) {
+                    same.add(g);
                 }
             }
-            if (before != null) {
-                findings.add(Kind.TOKEN_REGRESSION, h.grant.line() + " after " + before.grant.line(),
-                        admitted(Kind.TOKEN_REGRESSION, before, h));
+            pair(Kind.TOKEN_REGRESSION, h, above, true, g -> h.grant.line() + " after " + g.grant.line());
+            pair(Kind.DUPLICATE_TOKEN, h, same, true, g -> h.grant.line() + " repeats " + g.grant.line());
+        }
+    }
+
+    /**
+     * Counts one finding about {@code subject} if any of {@code witnesses} shows it: a violation if
+     * the docs admit none of the pairs it makes with them, else a documented exception.
+     *
+     * @param subjectLater whether the subject is the later grant of each pair
+     */
+    private void pair(Kind kind, Grant subject, List<Grant> witnesses, boolean subjectLater, Function<Grant, String> example) {
+        Grant documented = null;
+        String reason = null;
+        for (Grant w : witnesses) {
+            String r = subjectLater ? admitted(kind, w, subject) : admitted(kind, subject, w);
+            if (r == null) {
+                findings.add(kind, example.apply(w), null);
+                return;
             }
-            Grant same = first.putIfAbsent(h.token, h);
-            if (same != null) {
-                findings.add(Kind.DUPLICATE_TOKEN, h.grant.line() + " repeats " + same.grant.line(),
-                        admitted(Kind.DUPLICATE_TOKEN, same, h));
+            if (documented == null) {
+                documented = w;
+                reason = r;
             }
+        }
+        if (documented != null) {
+            findings.add(kind, example.apply(documented), reason);
         }
     }
 
@@ -212,7 +233,7 @@ public final class Checker {
         Set<Event> killsUsed = new HashSet<>();
         for (Event e : run.controller) {
             if (e.kind().equals("HUNG")) {
-                findings.add(Kind.HUNG, e.line(), null);
+                findings.add(Kind.HUNG, e.line(), null); // the controller then kills it: its exit is no crash
             }
             if (!e.kind().equals("EXIT") || e.fields().size() < 2) {
                 continue;
@@ -222,7 +243,7 @@ public final class Checker {
                 continue;
             }
             Event kill = run.controller.stream()
-                    .filter(k -> k.kind().equals("KILL") && k.nanos() <= e.nanos() && !k.fields().isEmpty()
+                    .filter(k -> (k.kind().equals("KILL") || k.kind().equals("HUNG")) && k.nanos() <= e.nanos() && !k.fields().isEmpty()
                             && k.field(0).equals(e.field(0)) && !killsUsed.contains(k))
                     .findFirst().orElse(null);
             if (kill != null) {

@@ -98,7 +98,7 @@ final class CheckerRun {
     final List<Event> controller;
     final List<Window> windows = new ArrayList<>();
     final Map<String, List<Event>> workers = new LinkedHashMap<>();
-    /** When the controller began to stop the workers: no grant is owed after it. */
+    /** When the workers began to stop (the first STOP, HUNG or END line): no grant is owed after it. */
     final long stopAt;
 
     CheckerRun(History history) {
@@ -214,8 +214,9 @@ final class CheckerRun {
     private static long stopTime(History history) {
         long stop = Long.MAX_VALUE;
         for (Event e : history.events()) {
+            // not EXIT: a killed worker's exit comes in the middle of the run
             boolean stopping = e.source().equals(Event.CONTROLLER)
-                    ? Set.of("EXIT", "HUNG", "END").contains(e.kind())
+                    ? Set.of("HUNG", "END").contains(e.kind())
                     : !e.source().equals(Event.LEDGER) && e.kind().equals("STOP");
             if (stopping) {
                 stop = Math.min(stop, e.nanos());
