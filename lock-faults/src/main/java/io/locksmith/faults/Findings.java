@@ -68,6 +68,7 @@ public final class Findings {
     private final Map<Kind, Integer> violations = new EnumMap<>(Kind.class);
     private final Map<Kind, Map<String, Integer>> documented = new EnumMap<>(Kind.class);
     private final Map<Kind, List<String>> examples = new EnumMap<>(Kind.class);
+    private final Map<Kind, List<String>> documentedExamples = new EnumMap<>(Kind.class);
     private Totals totals = new Totals(0, 0, 0, 0, 0);
     private long worstDeathToGrantNanos = -1;
     private long worstWakeUpNanos = -1;
@@ -90,9 +91,9 @@ public final class Findings {
         } else {
             documented.computeIfAbsent(kind, k -> new LinkedHashMap<>()).merge(reason, 1, Integer::sum);
         }
-        List<String> list = examples.computeIfAbsent(kind, k -> new ArrayList<>());
+        List<String> list = (reason == null ? examples : documentedExamples).computeIfAbsent(kind, k -> new ArrayList<>());
         if (list.size() < EXAMPLES) {
-            list.add((reason == null ? "" : "[documented] ") + example);
+            list.add(reason == null ? example : "[documented] " + example);
         }
     }
 
@@ -130,16 +131,19 @@ public final class Findings {
 
     /**
      * @param kind a kind of fault
-     * @return up to three findings of that kind, each as the history lines that show it
+     * @return up to three violations of that kind, then up to three documented ones (marked
+     *         {@code [documented]}), each as the history lines that show it
      */
     public List<String> examples(Kind kind) {
-        return List.copyOf(examples.getOrDefault(kind, List.of()));
+        List<String> all = new ArrayList<>(examples.getOrDefault(kind, List.of()));
+        all.addAll(documentedExamples.getOrDefault(kind, List.of()));
+        return List.copyOf(all);
     }
 
     /** @return what breaks a promise, one line per kind: {@code 2 double grants, e.g. …} */
     public List<String> violations() {
         List<String> lines = new ArrayList<>();
-        violations.forEach((kind, n) -> lines.add(n + " " + kind.words() + ", e.g. " + firstExample(kind, false)));
+        violations.forEach((kind, n) -> lines.add(n + " " + kind.words() + ", e.g. " + examples.get(kind).get(0)));
         return lines;
     }
 
@@ -149,12 +153,6 @@ public final class Findings {
         documented.forEach((kind, reasons) -> reasons.forEach((reason, n) ->
                 lines.add(n + " " + kind.words() + " (documented: " + reason + ")")));
         return lines;
-    }
-
-    private String firstExample(Kind kind, boolean documentedOnes) {
-        return examples.getOrDefault(kind, List.of()).stream()
-                .filter(e -> e.startsWith("[documented] ") == documentedOnes)
-                .findFirst().orElse("");
     }
 
     /** @return {@code PASS}, {@code FAIL} or {@code PASS with documented exceptions} */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -267,7 +268,7 @@ class CheckerTest {
             log.write(3_000_000L, "HELD", true);
         }
         // w1 was killed in the middle of this line: it never ended
-        Files.writeString(w1, "400000000 w1 HELD tr", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(w1, "400000000 w1 HELD tr", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         try (EventLog log = new EventLog(w2, "w2")) {
             log.write(1_500_000L, "ATTEMPT");
             log.write(300_000_000L, "GRANT", 2);
@@ -339,5 +340,37 @@ class CheckerTest {
         }
         assertTrue(correctRun().check("etcd").row("etcd", "everything").contains("2500 (lease 2000)"),
                 "checker: the worst death→grant against the lease: " + correctRun().check("etcd").row("etcd", "everything"));
+    }
+
+    @Test
+    void workersThatOnlyPretendToLockFailWithTheirCounts() {
+        // the suite's no-lock mode: each worker makes up its own increasing tokens and holds at will
+        CheckerHistory h = new CheckerHistory();
+        h.hold("w1", 0, 10, 1, 100).hold("w2", 5, 50, 1, 150).hold("w1", 101, 120, 2, 200).hold("w2", 151, 160, 2, 250);
+        Findings f = h.check("memory");
+        assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 3, Kind.DUPLICATE_TOKEN, 2, Kind.LIVE_REJECTED, 2));
+        assertEquals("FAIL", f.verdict(), "checker: a run without a lock fails");
+        assertTrue(f.violations().get(0).startsWith("3 double grants, e.g. 10000000 w1 GRANT 1 … 99000000 w1 HELD true overlaps"),
+                "checker: a violation's line counts it and shows an example: " + f.violations());
+    }
+
+    @Test
+    void settingsCarryEachBackendsPromises() {
+        Duration lease = Duration.ofSeconds(2);
+        Duration backoffMax = Duration.ofMillis(800);
+        assertEquals(Duration.ofSeconds(1), CheckerSettings.forBackend("redis", lease, backoffMax).wakeUp(),
+                "checker: Redis wakes waiters by pub/sub, within about a second");
+        assertEquals(Duration.ofMillis(1300), CheckerSettings.forBackend("mariadb", lease, backoffMax).wakeUp(),
+                "checker: MariaDB's waiters poll: the back-off maximum plus half a second");
+        assertEquals(Duration.ofMillis(1300), CheckerSettings.forBackend("azurite", lease, backoffMax).wakeUp(),
+                "checker: Azure's waiters poll");
+        assertEquals(2, CheckerSettings.forBackend("redis-sentinel", lease, backoffMax).admissions().size(),
+                "checker: Redis admits faults after a restart and after a failover");
+        assertEquals(List.of(), CheckerSettings.forBackend("etcd", lease, backoffMax).admissions(),
+                "checker: etcd admits nothing");
+        assertEquals(List.of(), CheckerSettings.forBackend("zookeeper", lease, backoffMax).admissions(),
+                "checker: ZooKeeper admits nothing");
+        assertEquals(java.util.Set.of(0, 143), CheckerSettings.forBackend("sqlite", lease, backoffMax).normalExits(),
+                "checker: a normal stop exits 0, or 143 on SIGTERM");
     }
 }
