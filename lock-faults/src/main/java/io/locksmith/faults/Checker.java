@@ -69,13 +69,23 @@ public final class Checker {
                 n.getOrDefault(ledger ? "ledger ACCEPT" : "ACCEPTED", 0), n.getOrDefault(ledger ? "ledger REJECT" : "REJECTED", 0)));
     }
 
+    /**
+     * A later grant overlaps a live one if it was logged within the live one's known-held interval
+     * and was believed held then: it has a known-held interval of its own, or its wait began inside
+     * that interval too, so its acquisition returned (and its worker believed it) inside it.
+     */
     private void doubleGrants() {
-        List<Grant> live = run.grants.stream().filter(Grant::live).toList();
-        for (int i = 0; i < live.size(); i++) {
-            Grant g = live.get(i);
-            for (int j = i + 1; j < live.size() && live.get(j).start() <= g.end(); j++) {
-                Grant h = live.get(j);
-                findings.add(Kind.DOUBLE_GRANT, held(g) + " overlaps " + held(h), admitted(Kind.DOUBLE_GRANT, g, h));
+        List<Grant> grants = run.grants;
+        for (int i = 0; i < grants.size(); i++) {
+            Grant g = grants.get(i);
+            if (!g.live()) {
+                continue;
+            }
+            for (int j = i + 1; j < grants.size() && grants.get(j).start() <= g.end(); j++) {
+                Grant h = grants.get(j);
+                if (h.live() || h.attempt >= g.start()) {
+                    findings.add(Kind.DOUBLE_GRANT, held(g) + " overlaps " + held(h), admitted(Kind.DOUBLE_GRANT, g, h));
+                }
             }
         }
     }
@@ -90,7 +100,8 @@ public final class Checker {
                 continue;
             }
             run.grants.stream()
-                    .filter(o -> !o.worker.equals(g.worker) && o.live() && o.start() >= pause.start() && o.start() <= g.end())
+                    .filter(o -> !o.worker.equals(g.worker) && CheckerRun.knownAfter(g, o)
+                            && o.start() >= pause.start() && o.start() <= g.end())
                     .findFirst()
                     .ifPresent(o -> findings.add(Kind.WOKE_BELIEVING, pause.begin().line() + " | " + o.grant.line() + " | "
                             + g.lastHeld.line() + " (of " + g.grant.line() + ")", admitted(Kind.WOKE_BELIEVING, g, o)));
@@ -311,6 +322,6 @@ public final class Checker {
     }
 
     private static String held(Grant g) {
-        return g.grant.line() + " … " + g.lastHeld.line();
+        return g.live() ? g.grant.line() + " … " + g.lastHeld.line() : g.grant.line();
     }
 }

@@ -138,6 +138,15 @@ class CheckerTest {
     }
 
     @Test
+    void aGrantWhoseWholeWaitLiesInsideAnothersKnownHeldIntervalOverlapsIt() {
+        CheckerHistory h = new CheckerHistory();
+        h.hold("w1", 0, 10, 1, 500);
+        // w2 began to wait and was granted while w1 believed it held, then was killed before a sample
+        h.at(100, "w2", "ATTEMPT").at(200, "w2", "GRANT", 2).at(201, Event.CONTROLLER, "KILL", "w2");
+        assertCounts(h.check("etcd"), Map.of(Kind.DOUBLE_GRANT, 1));
+    }
+
+    @Test
     void aHolderResumedStillBelievingAfterAnotherGrantWokeBelieving() {
         CheckerHistory h = new CheckerHistory();
         h.grant("w1", 0, 100, 1, 110).at(150, Event.CONTROLLER, "PAUSE", "w1");
