@@ -66,7 +66,8 @@ public final class Checker {
         }
         boolean ledger = !run.ledger.isEmpty();
         findings.totals(new Findings.Totals(n.getOrDefault("ATTEMPT", 0), run.grants.size(), n.getOrDefault("TIMEOUT", 0),
-                n.getOrDefault(ledger ? "ledger ACCEPT" : "ACCEPTED", 0), n.getOrDefault(ledger ? "ledger REJECT" : "REJECTED", 0)));
+                n.getOrDefault(ledger ? "ledger ACCEPT" : "ACCEPTED", 0),
+                n.getOrDefault(ledger ? "ledger REJECT" : "REJECTED", 0)));
     }
 
     /**
@@ -123,7 +124,8 @@ public final class Checker {
                         h -> e.line() + " (of " + g.grant.line() + ") after a later grant's " + h.grant.line());
                 accepted.add(g);
             } else if (e.kind().equals("REJECT") && accepted.stream().noneMatch(h -> h.start() > g.start())) {
-                List<Grant> earlier = accepted.stream().filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).toList();
+                List<Grant> earlier = accepted.stream()
+                        .filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).toList();
                 pair(Kind.LIVE_REJECTED, g, earlier, true, h -> e.line() + " (of " + g.grant.line()
                         + ", the latest grant to write) as not above the earlier " + h.grant.line());
             }
@@ -154,7 +156,8 @@ public final class Checker {
      *
      * @param subjectLater whether the subject is the later grant of each pair
      */
-    private void pair(Kind kind, Grant subject, List<Grant> witnesses, boolean subjectLater, Function<Grant, String> example) {
+    private void pair(Kind kind, Grant subject, List<Grant> witnesses, boolean subjectLater,
+            Function<Grant, String> example) {
         Grant documented = null;
         String reason = null;
         for (Grant w : witnesses) {
@@ -177,7 +180,8 @@ public final class Checker {
     private void deathToGrant() {
         long lease = settings.lease().toNanos();
         for (Event kill : run.controller) {
-            if (!kill.kind().equals("KILL") || kill.fields().isEmpty() || run.openGrant(kill.field(0), kill.nanos()) == null) {
+            if (!kill.kind().equals("KILL") || kill.fields().isEmpty()
+                    || run.openGrant(kill.field(0), kill.nanos()) == null) {
                 continue;
             }
             long k = kill.nanos();
@@ -254,8 +258,8 @@ public final class Checker {
                 continue;
             }
             Event kill = run.controller.stream()
-                    .filter(k -> (k.kind().equals("KILL") || k.kind().equals("HUNG")) && k.nanos() <= e.nanos() && !k.fields().isEmpty()
-                            && k.field(0).equals(e.field(0)) && !killsUsed.contains(k))
+                    .filter(k -> (k.kind().equals("KILL") || k.kind().equals("HUNG")) && k.nanos() <= e.nanos()
+                            && !k.fields().isEmpty() && k.field(0).equals(e.field(0)) && !killsUsed.contains(k))
                     .findFirst().orElse(null);
             if (kill != null) {
                 killsUsed.add(kill);
@@ -286,9 +290,9 @@ public final class Checker {
             long waited = (next != null ? next.start() : run.stopAt) - r;
             if (waited > promise) {
                 findings.wakeUp(waited);
-                findings.add(Kind.LOST_NOTIFICATION, g.released.line() + " while waiting since " + waiter.attempt().line()
-                        + ", next " + (next != null ? next.grant.line() : "grant never came") + ": " + waited / 1_000_000 + " ms",
-                        null);
+                findings.add(Kind.LOST_NOTIFICATION, g.released.line() + " while waiting since "
+                        + waiter.attempt().line() + ", next " + (next != null ? next.grant.line() : "grant never came")
+                        + ": " + waited / 1_000_000 + " ms", null);
             }
         }
     }

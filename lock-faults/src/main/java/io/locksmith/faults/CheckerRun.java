@@ -86,7 +86,7 @@ final class CheckerRun {
     /** The nemeses that keep a worker from its server: a wait may end in an error while one lasts. */
     static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE");
 
-    /** The line that ends each lasting nemesis; the controller logs SERVER_UP once the killed leader or master is back. */
+    /** The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is back. */
     private static final Map<String, String> ENDS = Map.of("SERVER_KILL", "SERVER_UP", "LEADER_KILL", "SERVER_UP",
             "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME");
     private static final Set<String> INSTANT = Set.of("KILL", "COMPACT");
@@ -184,7 +184,8 @@ final class CheckerRun {
     /** @return when the controller killed {@code worker} after {@code t}, or never */
     private long killAfter(String worker, long t) {
         return controller.stream()
-                .filter(c -> c.kind().equals("KILL") && c.nanos() >= t && !c.fields().isEmpty() && c.field(0).equals(worker))
+                .filter(c -> c.kind().equals("KILL") && c.nanos() >= t && !c.fields().isEmpty()
+                        && c.field(0).equals(worker))
                 .mapToLong(Event::nanos).findFirst().orElse(Long.MAX_VALUE);
     }
 

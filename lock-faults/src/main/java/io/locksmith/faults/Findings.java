@@ -91,7 +91,8 @@ public final class Findings {
         } else {
             documented.computeIfAbsent(kind, k -> new LinkedHashMap<>()).merge(reason, 1, Integer::sum);
         }
-        List<String> list = (reason == null ? examples : documentedExamples).computeIfAbsent(kind, k -> new ArrayList<>());
+        Map<Kind, List<String>> kept = reason == null ? examples : documentedExamples;
+        List<String> list = kept.computeIfAbsent(kind, k -> new ArrayList<>());
         if (list.size() < EXAMPLES) {
             list.add(reason == null ? example : "[documented] " + example);
         }

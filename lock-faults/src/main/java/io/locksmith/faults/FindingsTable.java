@@ -30,9 +30,9 @@ final class FindingsTable {
     }
 
     static String row(String backend, String nemesis, Findings f) {
+        String late = f.count(Kind.SLOW_DEATH_TO_GRANT) > 0 ? ", " + cell(f, Kind.SLOW_DEATH_TO_GRANT) + " late" : "";
         String deathToGrant = f.worstDeathToGrant()
-                .map(d -> millis(d) + " (lease " + millis(f.lease())
-                        + (f.count(Kind.SLOW_DEATH_TO_GRANT) > 0 ? ", " + cell(f, Kind.SLOW_DEATH_TO_GRANT) + " late" : "") + ")")
+                .map(d -> millis(d) + " (lease " + millis(f.lease()) + late + ")")
                 .orElse("-");
         String lost = cell(f, Kind.LOST_NOTIFICATION)
                 + f.worstLostNotification().map(d -> " (" + millis(d) + ")").orElse("");
