@@ -14,7 +14,7 @@ final class FindingsTable {
     }
 
     private static final List<Column> COLUMNS = List.of(
-            new Column("backend", 14), new Column("nemesis", 18), new Column("grants", 7),
+            new Column("backend", 19), new Column("nemesis", 18), new Column("grants", 7),
             new Column("attempts/timeouts", 18), new Column("writes ok/rejected", 19),
             new Column("double", 7), new Column("woke", 5), new Column("stale ok", 9),
             new Column("live rej", 9), new Column("regress/dup", 12),
