@@ -119,7 +119,8 @@ public interface RedisClusterGroup {
      * @param key a key of the slot to move
      * @param toMaster a current master other than the slot's owner
      * @param hook called on the test's thread after each step
-     * @throws TestServerException if a step or the hook fails; the slot may then be left mid-migration
+     * @throws TestServerException if a step fails (the slot may then be left mid-migration) or the hook
+     *     throws (the migration is finished first; an {@link AssertionError} of the hook is rethrown as it is)
      */
     void migrateSlot(String key, TestServer toMaster, MigrationHook hook);
 

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * other masters, in that order (the target first, so that it never refuses a redirected command
  * for a slot that is already its own elsewhere).
  *
- * <p>If the test's hook throws, the migration is still finished before the failure is reported:
+ * <p>If the test's hook throws (or one of its assertions fails), the migration is still finished
+ * before the failure is reported:
  * the cluster is shared, and a slot left half-moved would fail later tests for the wrong reason.
  */
 final class SlotMigration {
@@ -47,7 +48,7 @@ final class SlotMigration {
         String id = Integer.toString(slot);
         LocalRedisClusterGroup.command(target, "CLUSTER", "SETSLOT", id, "IMPORTING", owner.id());
         LocalRedisClusterGroup.command(source, "CLUSTER", "SETSLOT", id, "MIGRATING", to.id());
-        Exception failed = call(hook, MigrationStep.MARKED);
+        Throwable failed = call(hook, MigrationStep.MARKED);
         moveKeys(source);
         if (failed == null) {
             failed = call(hook, MigrationStep.KEYS_MOVED);
@@ -67,20 +68,23 @@ final class SlotMigration {
                 () -> cluster.everyServingNode(v -> v.masterOf(slot).map(n -> n.id().equals(to.id())).orElse(false)));
         LOG.info("redis cluster: slot {} moved from {} to {} in {} ms", slot, source, target,
                 (System.nanoTime() - since) / 1_000_000);
+        if (failed instanceof AssertionError assertion) {
+            throw assertion; // a test's own check failed in its hook: report it as the test's failure
+        }
         if (failed != null) {
             throw new TestServerException("redis cluster: the hook of the migration of slot " + slot + " failed"
                     + " (the migration was finished): " + failed, failed);
         }
     }
 
-    private static Exception call(MigrationHook hook, MigrationStep step) {
+    private static Throwable call(MigrationHook hook, MigrationStep step) {
         try {
             hook.reached(step);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return e;
-        } catch (Exception e) {
+        } catch (Exception | AssertionError e) {
             return e;
         }
     }
