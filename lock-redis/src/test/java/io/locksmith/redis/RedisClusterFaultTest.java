@@ -1,12 +1,14 @@
 package io.locksmith.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.testing.RedisClusterGroup;
@@ -50,7 +52,8 @@ class RedisClusterFaultTest {
         TestServer from = cluster.masterOf(RedisKeys.lock(name));
         TestServer to = cluster.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
         try (LockClient holder = LockClient.open(cluster.uri() + "?lease=6s&renew-interval=1s&timeout=2s");
-                LockClient waiter = LockClient.open(cluster.uri() + "?timeout=2s")) {
+                LockClient waiter = LockClient.open(cluster.uri() + "?timeout=2s");
+                LockClient third = LockClient.open(cluster.uri() + "?timeout=2s")) {
             LockHandle held = holder.lock(name).acquire(Duration.ofSeconds(10));
             long token = held.fencingToken();
             CompletableFuture<LockHandle> waiting = waiter.lock(name).acquireAsync(BOUND.multipliedBy(2));
@@ -67,6 +70,10 @@ class RedisClusterFaultTest {
                         assertThat(c.sync().exists(RedisKeys.lock(name)))
                                 .as("[redis] cluster, ASK window: the release removed the lock key on the target").isZero();
                     }
+                    // the free lock's key is missing where its counter is: Redis refuses the script until the slot is assigned
+                    assertThatThrownBy(() -> third.lock(name).tryAcquire())
+                            .as("[redis] cluster, ASK window: an attempt on the free lock, as docs/backends/redis.md says")
+                            .isInstanceOf(LockBackendException.class).hasMessageContaining("TRYAGAIN");
                 }
             });
             LockHandle next = waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
