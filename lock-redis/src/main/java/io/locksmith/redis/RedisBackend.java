@@ -149,8 +149,8 @@ final class RedisBackend implements LockBackend {
     /**
      * Runs an owner-checked call, which may run twice: on a Cluster, a call refused for want of a
      * connection is sent once more when a refresh of the layout started after it is done (within
-     * the command timeout). Nobody retries a release: one lost on a failed-over slot would leave the
-     * lock taken for the rest of its lease.
+     * the command timeout). The core does not send a release again, so one lost on a slot that
+     * was just failed over would leave the lock taken for the rest of its lease.
      */
     private <T> T callRepeatable(String lockName, String what, Call<T> call) {
         try {
