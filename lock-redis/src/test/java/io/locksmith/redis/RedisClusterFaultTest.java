@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.SlotHash;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
@@ -55,6 +56,7 @@ class RedisClusterFaultTest {
                 LockClient waiter = LockClient.open(cluster.uri() + "?timeout=2s");
                 LockClient third = LockClient.open(cluster.uri() + "?timeout=2s")) {
             LockHandle held = holder.lock(name).acquire(Duration.ofSeconds(10));
+            LockHandle neighbour = holder.lock(sameSlotAs(name)).acquire(Duration.ofSeconds(10)); // held throughout
             long token = held.fencingToken();
             CompletableFuture<LockHandle> waiting = waiter.lock(name).acquireAsync(BOUND.multipliedBy(2));
             cluster.migrateSlot(RedisKeys.lock(name), to, step -> {
@@ -76,6 +78,11 @@ class RedisClusterFaultTest {
                             .isInstanceOf(LockBackendException.class).hasMessageContaining("TRYAGAIN");
                 }
             });
+            // the holder's client still sends the slot's calls to the old owner, which answers MOVED
+            awaitRenewal(to, RedisKeys.lock(sameSlotAs(name)), false, "[redis] cluster, slot migrated");
+            assertThat(neighbour.isHeld()).as("[redis] cluster, slot migrated: a lock held throughout is still held")
+                    .isTrue();
+            neighbour.close();
             LockHandle next = waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
             try {
                 assertThat(next.fencingToken()).as("[redis] cluster, slot migrated: the next grant's token")
@@ -163,6 +170,16 @@ class RedisClusterFaultTest {
             commands.asking(); // for the next command only
         }
         return commands.pttl(key);
+    }
+
+    /** Another lock name whose keys live in the same slot. */
+    private static String sameSlotAs(String name) {
+        int slot = SlotHash.getSlot(RedisKeys.lock(name));
+        for (int i = 0; ; i++) {
+            if (SlotHash.getSlot(RedisKeys.lock(name + "-neighbour-" + i)) == slot) {
+                return name + "-neighbour-" + i;
+            }
+        }
     }
 
     private String nameOn(TestServer master, String prefix) {
