@@ -16,6 +16,10 @@ import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
@@ -88,8 +92,9 @@ final class RedisBackend implements LockBackend {
     @Override
     public boolean release(HeldLease lease) {
         String key = lease.key();
-        Long released = call(lease.name(), "release", () -> RedisScript.RELEASE.run(link.scripts(), ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.lock(key)}, RedisKeys.value(lease.token(), lease.owner()), RedisKeys.channel(key)));
+        Long released = callRepeatable(lease.name(), "release", () -> RedisScript.RELEASE.run(link.scripts(),
+                ScriptOutputType.INTEGER, new String[] {RedisKeys.lock(key)}, RedisKeys.value(lease.token(), lease.owner()),
+                RedisKeys.channel(key)));
         return released == 1L;
     }
 
@@ -100,7 +105,7 @@ final class RedisBackend implements LockBackend {
     @Override
     public void abandon(AcquireRequest request) {
         String key = request.key();
-        call(request.name(), "abandon", () -> RedisScript.ABANDON.run(link.scripts(), ScriptOutputType.INTEGER,
+        callRepeatable(request.name(), "abandon", () -> RedisScript.ABANDON.run(link.scripts(), ScriptOutputType.INTEGER,
                 new String[] {RedisKeys.lock(key)}, request.owner(), RedisKeys.channel(key)));
     }
 
@@ -138,14 +143,45 @@ final class RedisBackend implements LockBackend {
     }
 
     private <T> T call(String lockName, String what, Call<T> call) {
-        return call(description, lockName, what, call);
+        return call(link, description, lockName, what, call);
     }
 
-    /** Runs a Redis call, turning Lettuce's failures into errors that name the lock and the server. */
-    static <T> T call(String description, String lockName, String what, Call<T> call) {
+    /**
+     * Runs an owner-checked call, which may run twice: on a Cluster, a call refused for want of a
+     * connection is sent once more when a refresh of the layout started after it is done (within
+     * the command timeout). The core does not send a release again, so one lost on a slot that
+     * was just failed over would leave the lock taken for the rest of its lease.
+     */
+    private <T> T callRepeatable(String lockName, String what, Call<T> call) {
         try {
             return call.run();
         } catch (RedisException e) {
+            if (!link.cluster() || !RedisLink.refused(e)) {
+                link.failed(e);
+                throw failure(description, lockName, what, e);
+            }
+            CompletableFuture<Void> refreshed = link.refreshNow();
+            try {
+                refreshed.get(link.timeout().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException notRefreshed) {
+                throw failure(description, lockName, what, e);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw failure(description, lockName, what, e);
+            }
+            return call(lockName, what, call);
+        }
+    }
+
+    /**
+     * Runs a Redis call, turning Lettuce's failures into errors that name the lock and the server,
+     * and telling the link of the failure.
+     */
+    static <T> T call(RedisLink link, String description, String lockName, String what, Call<T> call) {
+        try {
+            return call.run();
+        } catch (RedisException e) {
+            link.failed(e);
             throw failure(description, lockName, what, e);
         }
     }

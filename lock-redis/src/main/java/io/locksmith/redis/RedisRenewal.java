@@ -47,7 +47,7 @@ final class RedisRenewal {
         RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
         if (batches.size() == 1) {
             Batch batch = new Batch(leases, batches.values().iterator().next());
-            batch.record(RedisBackend.call(description, batch.lockName(), "renew", () -> RedisScript.RENEW.run(link.scripts(),
+            batch.record(RedisBackend.call(link, description, batch.lockName(), "renew", () -> RedisScript.RENEW.run(link.scripts(),
                     ScriptOutputType.MULTI, batch.keys, batch.args)), outcomes);
             return List.of(outcomes);
         }
@@ -57,7 +57,7 @@ final class RedisRenewal {
             try {
                 batch.reply = RedisScript.RENEW.runAsync(link.asyncScripts(), ScriptOutputType.MULTI, batch.keys, batch.args);
             } catch (RedisException e) {
-                batch.reply = CompletableFuture.failedFuture(e);
+                batch.reply = CompletableFuture.failedFuture(e); // told to the link when awaited
             }
             sent.add(batch);
         }
@@ -90,6 +90,7 @@ final class RedisRenewal {
             return batch.reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RedisException cause) {
+                link.failed(cause);
                 throw RedisBackend.failure(description, batch.lockName(), "renew", cause);
             }
             throw new LockBackendException("renew of lock '" + batch.lockName() + "' failed on " + description, e.getCause());

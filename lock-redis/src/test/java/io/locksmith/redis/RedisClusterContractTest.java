@@ -1,5 +1,6 @@
 package io.locksmith.redis;
 
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.locksmith.LockClient;
@@ -10,32 +11,34 @@ import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.LockContract;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.RedisClusterGroup;
+import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The whole compatibility kit against a real three-master Redis Cluster. The hooks that need a
- * single server process or a proxy per client (restart, delayed replies) are not offered here;
- * {@link RedisContractTest} covers them on one server.
+ * The whole compatibility kit against a real Redis Cluster (three masters with replicas, shared by
+ * the JVM's tests). The hooks that need a single server process or a proxy per client (restart,
+ * delayed replies) are not offered here; {@link RedisContractTest} covers them on one server.
  */
 class RedisClusterContractTest extends LockContract {
 
     @Override
     protected TckSubject subject() {
-        return new ClusterSubject(new LocalRedisCluster());
+        return new ClusterSubject(TestServers.redisCluster());
     }
 
     private static final class ClusterSubject implements TckSubject {
 
-        private final LocalRedisCluster cluster;
+        private final RedisClusterGroup cluster;
         private final RedisClusterClient admin;
         private final StatefulRedisClusterConnection<String, String> adminConnection;
         private final Map<LockClient, RedisBackend> backends = new ConcurrentHashMap<>();
 
-        ClusterSubject(LocalRedisCluster cluster) {
+        ClusterSubject(RedisClusterGroup cluster) {
             this.cluster = cluster;
-            this.admin = RedisClusterClient.create(cluster.nodeUri(0));
+            this.admin = RedisClusterClient.create(RedisURI.create(cluster.masters().get(0).uri()));
             this.adminConnection = admin.connect();
         }
 
@@ -88,7 +91,6 @@ class RedisClusterContractTest extends LockContract {
         public void close() {
             adminConnection.close();
             admin.shutdown();
-            cluster.close();
         }
     }
 }

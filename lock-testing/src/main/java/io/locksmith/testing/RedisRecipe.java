@@ -4,30 +4,40 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * redis-server as a master, as a replica of a master, or as a Sentinel monitoring a master.
- * Without persistence (no RDB, no AOF): a restarted Redis comes back empty, as one configured
- * for speed does.
+ * redis-server as a master, as a replica of a master, as a Sentinel monitoring a master, or as a
+ * Redis Cluster node. Without persistence (no RDB, no AOF): a restarted Redis comes back empty, as
+ * one configured for speed does; a Cluster node keeps only its {@code nodes.conf} (its identity
+ * and what it knew of the cluster), so it rejoins as the node it was.
  */
 final class RedisRecipe implements Recipe {
 
     static final String MASTER_NAME = "mymaster";
 
-    private enum Role { MASTER, REPLICA, SENTINEL }
+    private enum Role { MASTER, REPLICA, SENTINEL, CLUSTER_NODE }
 
     private final Path binary;
     private final Role role;
     private final int masterPort;
+    private final int busPort;
+    private final Duration nodeTimeout;
 
-    private RedisRecipe(Path binary, Role role, int masterPort) {
+    private RedisRecipe(Path binary, Role role, int masterPort, int busPort, Duration nodeTimeout) {
         this.binary = binary;
         this.role = role;
         this.masterPort = masterPort;
+        this.busPort = busPort;
+        this.nodeTimeout = nodeTimeout;
+    }
+
+    private RedisRecipe(Path binary, Role role, int masterPort) {
+        this(binary, role, masterPort, 0, Duration.ZERO);
     }
 
     static RedisRecipe master(Path binary) {
@@ -40,6 +50,17 @@ final class RedisRecipe implements Recipe {
 
     static RedisRecipe sentinelOf(Path binary, int masterPort) {
         return new RedisRecipe(binary, Role.SENTINEL, masterPort);
+    }
+
+    /**
+     * A Cluster node with its bus on {@code busPort} (not port + 10000, which may be taken or past
+     * 65535). A node that misses {@code nodeTimeout} of pings is failing, and its replica is
+     * promoted a second or two later. The other shards keep serving while one has no master
+     * ({@code cluster-require-full-coverage no}), and a replica stays with the master it was given
+     * ({@code cluster-allow-replica-migration no}), so the layout changes only when a test changes it.
+     */
+    static RedisRecipe clusterNode(Path binary, int busPort, Duration nodeTimeout) {
+        return new RedisRecipe(binary, Role.CLUSTER_NODE, 0, busPort, nodeTimeout);
     }
 
     @Override
@@ -70,9 +91,17 @@ final class RedisRecipe implements Recipe {
         }
         List<String> command = new ArrayList<>(List.of(binary.toString(),
                 "--bind", LocalServer.HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", ""));
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", "",
+                // a master waits 5 s by default for more replicas before a full sync; here there is one
+                "--repl-diskless-sync-delay", "0"));
         if (role == Role.REPLICA) {
             command.addAll(List.of("--replicaof", LocalServer.HOST, Integer.toString(masterPort)));
+        }
+        if (role == Role.CLUSTER_NODE) {
+            command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                    "--cluster-port", Integer.toString(busPort),
+                    "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
+                    "--cluster-require-full-coverage", "no", "--cluster-allow-replica-migration", "no"));
         }
         return command;
     }
@@ -130,6 +159,7 @@ final class RedisRecipe implements Recipe {
 
     @Override
     public String uri(int port) {
+        // a Cluster node's own URI too: a client that wants the cluster uses RedisClusterGroup.uri()
         return "redis://" + LocalServer.HOST + ":" + port;
     }
 }

@@ -68,6 +68,29 @@ public final class TestServers {
     }
 
     /**
+     * A Redis Cluster of three masters, each with one replica: {@code redis-cluster://127.0.0.1:P1,…}.
+     *
+     * @return the shared cluster
+     * @throws TestServerException if redis-server is missing or the cluster does not form
+     */
+    public static RedisClusterGroup redisCluster() {
+        return once("redis-cluster", () -> {
+            Path binary = localBinary(Backend.REDIS, "redis-server");
+            int size = 2 * LocalRedisClusterGroup.MASTERS;
+            List<LocalServer> nodes = new ArrayList<>();
+            int[] busPorts = new int[size];
+            for (int i = 0; i < size; i++) {
+                busPorts[i] = FreePorts.next();
+                String name = i < LocalRedisClusterGroup.MASTERS ? "redis-cluster-master-" + (i + 1)
+                        : "redis-cluster-replica-" + (i - LocalRedisClusterGroup.MASTERS + 1);
+                nodes.add(new LocalServer(name,
+                        RedisRecipe.clusterNode(binary, busPorts[i], LocalRedisClusterGroup.NODE_TIMEOUT), FreePorts.next()));
+            }
+            return new LocalRedisClusterGroup(nodes, busPorts).start();
+        });
+    }
+
+    /**
      * A single-member etcd: {@code etcd://127.0.0.1:P}.
      *
      * @return the shared server
