@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 
 /**
  * The controller of one run: one backend × one nemesis for a given length. It starts the
- * {@link Ledger} and the workers (processes, or threads for memory), waits until each has logged
- * {@code START}, runs the nemesis, stops the workers (SIGTERM; {@code kill -9} and {@code HUNG w}
+ * {@link Ledger} and the workers (processes, or threads for memory), waits until each has opened
+ * its client (its first {@code ATTEMPT}), runs the nemesis, stops the workers (SIGTERM; {@code kill -9} and {@code HUNG w}
  * after {@value #STOP_BOUND_SECONDS} s), logs {@code EXIT w code} for each and {@code END}, and
  * reads the run's {@link History} back.
  *
@@ -37,7 +37,7 @@ final class FaultRun {
      *
      * @param target  the backend
      * @param nemesis the fault
-     * @param length  how long the nemesis runs, after every worker has started
+     * @param length  how long the nemesis runs, once every worker has opened its client
      * @param workers how many workers compete
      * @param mode    how the workers treat the lock: correct, or broken on purpose
      * @param holdMin the shortest hold
@@ -90,11 +90,7 @@ final class FaultRun {
      * @throws InterruptedException if interrupted; the workers are stopped first
      */
     static Result run(Plan plan, Path dir) throws InterruptedException {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
+        clear(dir);
         String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong());
         try (Ledger ledger = Ledger.start(dir.resolve("ledger.history"));
                 EventLog log = new EventLog(dir.resolve("controller.history"), Event.CONTROLLER)) {
@@ -103,7 +99,7 @@ final class FaultRun {
                 for (int i = 0; i < plan.workers(); i++) {
                     c.startWorker();
                 }
-                c.awaitStarted();
+                c.awaitReady();
                 c.end = System.nanoTime() + plan.length().toNanos();
                 new Nemeses(c).run(plan.nemesis());
             } finally {
@@ -117,6 +113,20 @@ final class FaultRun {
             return new Result(plan, History.read(files.filter(f -> f.toString().endsWith(".history")).sorted().toList()), dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    /** Makes {@code dir} an empty directory for the run's files: history files are appended to. */
+    private static void clear(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            try (Stream<Path> old = Files.list(dir)) {
+                for (Path f : old.filter(Files::isRegularFile).toList()) {
+                    Files.delete(f);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare " + dir + " for a run", e);
         }
     }
 
@@ -170,12 +180,12 @@ final class FaultRun {
             }
         }
 
-        void awaitStarted() throws InterruptedException {
+        void awaitReady() throws InterruptedException {
             long deadline = System.nanoTime() + START_BOUND.toNanos();
-            while (!tracker.allStarted()) {
+            while (!tracker.allReady()) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("the workers of " + plan.target() + " × " + plan.nemesis().flag()
-                            + " did not all log START within " + START_BOUND + "; see their output in " + dir);
+                            + " did not all open a client and log an ATTEMPT within " + START_BOUND + "; see their output in " + dir);
                 }
                 Thread.sleep(20);
             }

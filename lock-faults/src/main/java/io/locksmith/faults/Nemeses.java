@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * Runs one {@link Nemesis} for the length of a run: a fault, held for its time, undone, then a gap
- * of one lease so that the lock settles before the next; at most {@value #MAX_FAULTS} faults. Each
+ * of a lease (two after a kill, half of one between compactions) so that the lock settles before
+ * the next; at most {@value #MAX_FAULTS} faults. Each
  * is logged when it has taken effect ({@code KILL} once the process is gone, {@code PAUSE} once
  * stopped) and each undoing just before it is undone ({@code RESUME}, {@code RESTORE}), so that a
  * worker's line after a {@code RESUME} is truly from after it. A fault is always undone, also
@@ -45,7 +46,12 @@ final class Nemeses {
 
     void run(Nemesis nemesis) throws InterruptedException {
         int max = nemesis == Nemesis.COMPACT ? MAX_COMPACTIONS : MAX_FAULTS;
-        Duration gap = nemesis == Nemesis.COMPACT ? lease.dividedBy(2) : lease;
+        Duration gap = switch (nemesis) {
+            case COMPACT -> lease.dividedBy(2);
+            // the dead holder's lease runs out first; then let a few grants happen before the next kill
+            case KILL -> lease.multipliedBy(2);
+            default -> lease;
+        };
         int done = 0;
         while (done < max && stage.remaining().compareTo(faultTime(nemesis).plus(gap)) > 0) {
             if (once(nemesis)) {

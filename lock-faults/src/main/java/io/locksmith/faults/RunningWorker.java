@@ -35,7 +35,8 @@ interface RunningWorker {
      * Waits for the worker to end after {@link #requestStop()}.
      *
      * @param bound how long to wait before killing it
-     * @return its exit code (0 for a thread that stopped), or empty if it hung and was killed
+     * @return its exit code (for a thread: 0 when it stopped, 137 when killed, 1 when it failed),
+     *     or empty if it hung and was killed
      */
     OptionalInt awaitExit(Duration bound);
 }

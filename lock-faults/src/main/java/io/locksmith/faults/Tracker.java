@@ -29,7 +29,8 @@ final class Tracker {
         final String id;
         final Path file;
         long offset;
-        boolean started;
+        /** Whether it has opened its client and made its first attempt. */
+        boolean ready;
         boolean holding;
         long grantNanos;
         /** When its open {@code ATTEMPT} began, or -1 when it is not waiting. */
@@ -93,10 +94,10 @@ final class Tracker {
         return workers.values().stream().anyMatch(o -> o != s && !o.gone && o.holding);
     }
 
-    /** @return whether every worker added so far has logged {@code START} */
-    boolean allStarted() {
+    /** @return whether every worker added so far has opened its client and logged its first {@code ATTEMPT} */
+    boolean allReady() {
         poll();
-        return workers.values().stream().allMatch(s -> s.gone || s.started);
+        return workers.values().stream().allMatch(s -> s.gone || s.ready);
     }
 
     private static void read(State s) {
@@ -124,8 +125,10 @@ final class Tracker {
         for (String line : text.substring(0, end).split("\n")) {
             Event e = Event.parse(line);
             switch (e.kind()) {
-                case "START" -> s.started = true;
-                case "ATTEMPT" -> s.waitingSince = e.nanos();
+                case "ATTEMPT" -> {
+                    s.ready = true;
+                    s.waitingSince = e.nanos();
+                }
                 case "GRANT" -> {
                     s.waitingSince = -1;
                     s.holding = true;

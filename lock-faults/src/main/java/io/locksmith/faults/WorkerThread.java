@@ -18,6 +18,7 @@ final class WorkerThread implements RunningWorker {
     private final Worker worker;
     private final Thread thread;
     private final AtomicReference<SeverableBackend> connection = new AtomicReference<>();
+    private volatile boolean killed;
 
     WorkerThread(WorkerSettings settings, String group) {
         this.id = settings.id();
@@ -34,6 +35,7 @@ final class WorkerThread implements RunningWorker {
 
     @Override
     public void kill() {
+        killed = true;
         cut();
         worker.abandon();
         join(Duration.ofSeconds(30));
@@ -75,7 +77,8 @@ final class WorkerThread implements RunningWorker {
     @Override
     public OptionalInt awaitExit(Duration bound) {
         if (join(bound)) {
-            return OptionalInt.of(worker.stoppedNormally() ? 0 : 1);
+            // a killed thread reports what a process killed by SIGKILL would: 128 + 9
+            return OptionalInt.of(killed ? 137 : worker.stoppedNormally() ? 0 : 1);
         }
         kill();
         return OptionalInt.empty();
