@@ -94,8 +94,14 @@ public final class FaultSuite {
                 }
                 Duration runLength = length.compareTo(target.lease().multipliedBy(4)) < 0
                         ? target.lease().multipliedBy(4) : length;
-                FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(target, n, runLength), dir.resolve(name).resolve(n.flag()));
-                passed &= report(r, out::println);
+                Path runDir = dir.resolve(name).resolve(n.flag());
+                try {
+                    passed &= report(FaultRun.run(FaultRun.Plan.of(target, n, runLength), runDir), out::println);
+                } catch (RuntimeException e) {
+                    // a nemesis that could not act (a server that did not come back) fails its run, not the matrix
+                    out.printf("%-19s %-18s %s%n", name, n.flag(), "FAIL: the run broke off: " + e + " (see " + runDir + ")");
+                    passed = false;
+                }
                 out.flush();
             }
         }

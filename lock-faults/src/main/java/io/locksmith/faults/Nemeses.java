@@ -59,19 +59,17 @@ final class Nemeses {
             }
             sleep(gap);
         }
-        if (nemesis == Nemesis.NONE) {
-            sleep(stage.remaining());
-        }
+        sleep(stage.remaining()); // the run lasts its length, whatever room was left for faults
     }
 
     /** How long a fault lasts, so that one is not started when the run has no room for it. */
     private Duration faultTime(Nemesis n) {
         return switch (n) {
             case NONE, KILL, COMPACT -> Duration.ZERO;
-            case PAUSE, PAUSE_WAITER, SERVER_PAUSE, LEADER_KILL, CUT_LONG -> lease.multipliedBy(2);
+            // a failover takes about 1 s to detect and a few to elect; FAILOVER_BOUND is its limit
+            case PAUSE, PAUSE_WAITER, SERVER_PAUSE, LEADER_KILL, CUT_LONG, FAILOVER -> lease.multipliedBy(2);
             case PAUSE_AFTER_GRANT -> lease.multipliedBy(8).dividedBy(10);
             case SERVER_RESTART, CUT_SHORT -> lease.dividedBy(2);
-            case FAILOVER -> FAILOVER_BOUND;
         };
     }
 

@@ -4,6 +4,7 @@ import io.locksmith.DistributedLock;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockTimeoutException;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,8 +35,6 @@ public final class Worker implements Runnable {
 
     /** How often a holder asks {@code isHeld()}. */
     private static final long SAMPLE_MILLIS = 5;
-    /** How long a process's shutdown waits for the loop to release and end. */
-    private static final long STOP_BOUND_MILLIS = 20_000;
 
     private final WorkerSettings settings;
     private final Supplier<LockClient> client;
@@ -71,12 +70,15 @@ public final class Worker implements Runnable {
         if (uri == null || uri.isBlank()) {
             throw new IllegalArgumentException("set " + WorkerSettings.URI_VARIABLE + " to the backend's URI");
         }
-        Worker worker = new Worker(settings, () -> LockClient.open(uri));
+        // the client's lease, not only the lock's: ZooKeeper's session, which frees a dead holder's
+        // lock, lasts the client's lease
+        Map<String, String> options = settings.lease().map(l -> Map.of("lease", l.toMillis() + "ms")).orElse(Map.of());
+        Worker worker = new Worker(settings, () -> LockClient.open(uri, options));
         Thread loop = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.stop();
             try {
-                loop.join(STOP_BOUND_MILLIS);
+                loop.join(); // a loop that never ends is the controller's to call hung
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -98,9 +100,6 @@ public final class Worker implements Runnable {
         log.write("START", ProcessHandle.current().pid());
         try (LockClient locks = client.get(); ledger) {
             DistributedLock lock = locks.lock(settings.name());
-            if (settings.lease().isPresent()) {
-                lock = lock.withLease(settings.lease().get());
-            }
             if (settings.mode() == WorkerSettings.Mode.IGNORE_LEASE) {
                 lock = lock.withAutoRenew(false);
             }

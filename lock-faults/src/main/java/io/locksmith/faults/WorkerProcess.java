@@ -120,6 +120,9 @@ final class WorkerProcess implements RunningWorker {
     }
 
     private void signal(String name) {
+        if (!process.isAlive()) {
+            return; // it crashed: its EXIT line says so, and there is nothing left to stop or continue
+        }
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
             if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {

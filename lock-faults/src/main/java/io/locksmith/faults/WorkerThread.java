@@ -22,10 +22,16 @@ final class WorkerThread implements RunningWorker {
 
     WorkerThread(WorkerSettings settings, String group) {
         this.id = settings.id();
-        this.worker = new Worker(settings, () -> SeverableBackend.open(group, LockOptions.defaults(), connection::set));
+        this.worker = new Worker(settings, () -> SeverableBackend.open(group, options(settings), connection::set));
         this.thread = new Thread(worker, "worker-" + id);
         this.thread.setDaemon(true);
         this.thread.start();
+    }
+
+    private static LockOptions options(WorkerSettings settings) {
+        LockOptions.Builder b = LockOptions.builder();
+        settings.lease().ifPresent(b::lease);
+        return b.build();
     }
 
     @Override
