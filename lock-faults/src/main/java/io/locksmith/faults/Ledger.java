@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -119,7 +120,7 @@ public final class Ledger implements AutoCloseable {
             }
         } catch (SocketException e) {
             // a killed worker's connection
-        } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
+        } catch (IOException | NumberFormatException | UncheckedIOException e) {
             // a worker that sends garbage loses its connection; it logs no ACCEPTED for it
         }
     }

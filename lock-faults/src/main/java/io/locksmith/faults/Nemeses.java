@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -157,7 +158,7 @@ final class Nemeses {
     }
 
     /** A live worker in the state asked for, waited for up to two leases. */
-    private Optional<RunningWorker> find(java.util.function.Predicate<Tracker.State> test) {
+    private Optional<RunningWorker> find(Predicate<Tracker.State> test) {
         return stage.tracker().await(test, lease.multipliedBy(2)).map(s -> stage.worker(s.id));
     }
 

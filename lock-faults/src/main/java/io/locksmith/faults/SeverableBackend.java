@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One memory client's connection to its shared store, which the controller can cut: the memory
@@ -43,7 +44,7 @@ final class SeverableBackend implements LockBackend {
      * @param out     receives the client's connection, for the controller
      * @return the client
      */
-    static LockClient open(String group, LockOptions options, java.util.function.Consumer<SeverableBackend> out) {
+    static LockClient open(String group, LockOptions options, Consumer<SeverableBackend> out) {
         return LockClient.of(events -> {
             SeverableBackend b = new SeverableBackend(new MemoryLockProvider()
                     .open(new BackendConfig("memory", "memory://" + group, Map.of(), options, events)));

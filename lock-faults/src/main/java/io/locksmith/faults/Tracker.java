@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -112,7 +113,7 @@ final class Tracker {
                 // read until the size seen
             }
             text = new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return; // not started yet
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read history file " + s.file, e);
