@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * @param acquireWait how long one {@code acquire} waits
  * @param holdMin    the shortest hold
  * @param holdMax    the longest hold
- * @param lease      the lease, if not the client's default
+ * @param lease      the client's lease (its locks', and ZooKeeper's session), if not the default
  * @param mode       correct, or one of the broken modes the checker must catch
  */
 public record WorkerSettings(String id, String name, Path history, int ledgerPort, Duration acquireWait,

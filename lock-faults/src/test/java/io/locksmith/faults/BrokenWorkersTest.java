@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The suite must fail a run whose workers break the rules: the fault suite is tested like the kit,
  * with workers broken on purpose. Memory threads keep it fast; the broken logic is the worker's,
- * not the backend's.
+ * not the backend's. That correct workers pass is {@link ShortFaultSuiteTest}'s part.
  */
 class BrokenWorkersTest {
 
@@ -22,7 +22,7 @@ class BrokenWorkersTest {
     void workersThatTakeNoLockFailTheRun() throws Exception {
         Target memory = Target.open("memory", dir);
         Duration lease = memory.lease();
-        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(3))
+        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(1))
                 .with(WorkerSettings.Mode.NO_LOCK, lease.dividedBy(15), lease.dividedBy(4)), dir.resolve("no-lock"));
         RunSummary s = RunSummary.of(r.history());
         assertTrue(s.overlaps() > 0, "no-lock workers: their holds must overlap, so the run fails; got " + s);
@@ -41,14 +41,5 @@ class BrokenWorkersTest {
         assertTrue(s.overlaps() > 0, "ignore-lease workers: a waiter is granted once the lease runs out, while the"
                 + " old holder still believes it holds, so holds must overlap; got " + s);
         assertFalse(s.violations().isEmpty(), "ignore-lease workers: the run must report a violation; got " + s);
-    }
-
-    @Test
-    void correctWorkersPassTheSameRun() throws Exception {
-        Target memory = Target.open("memory", dir);
-        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(3)), dir.resolve("correct"));
-        RunSummary s = RunSummary.of(r.history());
-        assertTrue(s.grants() > 3, "correct workers: several grants in 3 s on memory; got " + s);
-        assertTrue(s.violations().isEmpty(), "correct workers: no violation without a fault; got " + s);
     }
 }
