@@ -116,7 +116,7 @@ final class SeverableBackend implements LockBackend {
 
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
-        // a signal missed while cut is what a dropped subscription would miss: the waiter's back-off covers it
+        // not cut: a release signal still reaches a cut waiter, whose attempt then fails and backs off
         return store.releaseSignals();
     }
 
