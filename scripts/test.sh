@@ -14,5 +14,9 @@ if ! command -v java >/dev/null 2>&1; then
 fi
 
 bash scripts/install-test-servers.sh
-./mvnw -B -ntp verify "$@"
+# Three modules at a time: the backends' tests mostly wait for leases and servers, not for the
+# CPU, and no module's tests disturb another's (each test JVM starts servers of its own, on ports
+# no other JVM takes). Maven prints the modules' lines as they come, interleaved; the reactor
+# summary at the end names the module that failed.
+./mvnw -B -ntp -T 3 verify "$@"
 [ $# -gt 0 ] || bash scripts/consumer-tests.sh   # needs every module built, so not after a partial build (scripts/test.sh -pl …)
