@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -28,17 +29,22 @@ import java.util.List;
  * </ul>
  * A claimed port is also checked to be free now, since a service of the machine may listen there.
  * A port is never handed out twice by one JVM, so a port freed by a killed server is not given to
- * another one.
+ * another one. Where the ephemeral range leaves fewer than {@value #ENOUGH} ports above 20000 (a
+ * kernel set to hand out nearly every port), ports come from inside it too, and only the claims
+ * keep test JVMs apart.
  */
 final class FreePorts {
 
     private static final int FIRST = 20_000;
     private static final int LAST = 65_535;
+    private static final int ENOUGH = 1_000;
     // what most Linux kernels use, where the setting cannot be read
     private static final int[] USUAL_EPHEMERAL = {32_768, 60_999};
     private static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "locksmith-ports");
 
     private static final int[] EPHEMERAL = ephemeralRange();
+    private static final boolean AVOID_EPHEMERAL =
+            Math.max(0, EPHEMERAL[0] - FIRST) + Math.max(0, LAST - EPHEMERAL[1]) >= ENOUGH;
     // the claims this JVM holds: each lock lasts as long as its channel stays open, so they are
     // kept open, and so reachable, until the JVM exits
     private static final List<FileChannel> HELD = new ArrayList<>();
@@ -50,7 +56,7 @@ final class FreePorts {
     static synchronized int next() {
         while (nextCandidate <= LAST) {
             int port = nextCandidate++;
-            if (port >= EPHEMERAL[0] && port <= EPHEMERAL[1]) {
+            if (AVOID_EPHEMERAL && port >= EPHEMERAL[0] && port <= EPHEMERAL[1]) {
                 nextCandidate = EPHEMERAL[1] + 1;
                 continue;
             }
@@ -59,7 +65,7 @@ final class FreePorts {
             }
         }
         throw new TestServerException("no free loopback port left between " + FIRST + " and " + LAST
-                + " outside the ephemeral range " + EPHEMERAL[0] + "-" + EPHEMERAL[1]
+                + (AVOID_EPHEMERAL ? " outside the ephemeral range " + EPHEMERAL[0] + "-" + EPHEMERAL[1] : "")
                 + " (claims are held in " + CLAIMS + ")");
     }
 
@@ -80,8 +86,8 @@ final class FreePorts {
                 HELD.add(channel);
                 return true;
             }
-        } catch (IOException e) {
-            // not claimable: try the next port
+        } catch (IOException | OverlappingFileLockException e) {
+            // not claimable (the overlap: a copy of this class in another class loader has it)
         }
         try {
             channel.close();
