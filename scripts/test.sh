@@ -14,5 +14,9 @@ if ! command -v java >/dev/null 2>&1; then
 fi
 
 bash scripts/install-test-servers.sh
-./mvnw -B -ntp verify "$@"
+# Two modules at a time, each running its test classes in two JVMs (see "How the suite runs" in
+# docs/testing.md): the tests mostly wait for leases and servers rather than for the CPU, and no
+# test JVM disturbs another. Maven prints the modules' lines interleaved; the reactor summary at
+# the end names the module that failed.
+./mvnw -B -ntp -T 2 verify "$@"
 [ $# -gt 0 ] || bash scripts/consumer-tests.sh   # needs every module built, so not after a partial build (scripts/test.sh -pl …)
