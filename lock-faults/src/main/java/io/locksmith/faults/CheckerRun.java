@@ -216,9 +216,8 @@ final class CheckerRun {
     private static long stopTime(History history) {
         long stop = Long.MAX_VALUE;
         for (Event e : history.events()) {
-            // not EXIT: a killed worker's exit comes in the middle of the run.
-            // TODO(format): STOPPING is not in Event's list yet; a controller line logged just before
-            // it signals the workers to stop would date the stop exactly
+            // not EXIT: a killed worker's exit comes in the middle of the run. STOPPING dates the
+            // stop exactly; HUNG and END are there for histories without it
             boolean stopping = e.source().equals(Event.CONTROLLER)
                     ? Set.of("STOPPING", "HUNG", "END").contains(e.kind())
                     : !e.source().equals(Event.LEDGER) && e.kind().equals("STOP");
