@@ -84,11 +84,16 @@ final class CheckerRun {
     }
 
     /** The nemeses that keep a worker from its server: a wait may end in an error while one lasts. */
-    static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE");
+    static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE",
+            "MIGRATE");
 
-    /** The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is back. */
+    /**
+     * The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is
+     * back; MIGRATED once a moving Cluster slot has its new owner (a wait may meet TRYAGAIN until then).
+     */
     private static final Map<String, String> ENDS = Map.of("SERVER_KILL", "SERVER_UP", "LEADER_KILL", "SERVER_UP",
-            "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME");
+            "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME",
+            "MIGRATE", "MIGRATED");
     private static final Set<String> INSTANT = Set.of("KILL", "COMPACT");
     private static final Set<String> AIMED = Set.of("CUT", "RESTORE", "PAUSE", "RESUME", "KILL");
 

@@ -236,6 +236,11 @@ final class FaultRun {
         }
 
         @Override
+        public String lockName() {
+            return template.name();
+        }
+
+        @Override
         public Duration remaining() {
             return Duration.ofNanos(Math.max(0, end - System.nanoTime()));
         }
