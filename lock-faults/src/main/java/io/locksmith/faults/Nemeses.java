@@ -136,8 +136,11 @@ final class Nemeses {
                 return true;
             }
             case FAILOVER -> {
-                return stage.target().sentinel().isPresent() ? redis.sentinelFailover(stage.target().sentinel().get())
-                        : redis.clusterFailover(stage.target().redisCluster().orElseThrow());
+                if (stage.target().sentinel().isPresent()) {
+                    return redis.sentinelFailover(stage.target().sentinel().get());
+                }
+                // in a Cluster, the master of the lock's slot, while someone holds the lock there
+                return holder().isPresent() && redis.clusterFailover(stage.target().redisCluster().orElseThrow());
             }
             case MIGRATE -> {
                 // while one worker holds and another waits

@@ -30,14 +30,15 @@ final class RedisNemeses {
     }
 
     /**
-     * The Redis key of the run's lock, as docs/backends/redis.md names it
-     * ({@code locksmith:{TAG}:K:lock}, TAG eight hex digits of {@code K.hashCode()}): what decides
-     * its Cluster slot. The workers take no prefix, so {@code K} is the lock's name.
+     * A Redis key of the run's lock, as docs/backends/redis.md names them
+     * ({@code locksmith:{TAG}:K:lock}, {@code …:fence}, TAG eight hex digits of {@code K.hashCode()}),
+     * whose tag decides the lock's Cluster slot. The workers take no prefix, so {@code K} is the
+     * lock's name.
      */
-    private String lockKey() {
+    private String lockKey(String suffix) {
         String name = stage.lockName();
         String tag = Integer.toHexString(name.hashCode());
-        return "locksmith:{" + "0".repeat(8 - tag.length()) + tag + "}:" + name + ":lock";
+        return "locksmith:{" + "0".repeat(8 - tag.length()) + tag + "}:" + name + suffix;
     }
 
     /**
@@ -46,7 +47,7 @@ final class RedisNemeses {
      * back as the new master's replica, so that the next failover finds a replica to promote.
      */
     boolean clusterFailover(RedisClusterGroup cluster) {
-        TestServer master = cluster.masterOf(lockKey());
+        TestServer master = lockMaster(cluster);
         // logged as the kill is sent: failOver kills and waits for the promotion in one call
         stage.log().write("FAILOVER");
         try {
@@ -64,8 +65,8 @@ final class RedisNemeses {
      * renewal, a release and an attempt meet the split that a resharding makes.
      */
     boolean migrate(RedisClusterGroup cluster) {
-        String key = lockKey();
-        TestServer owner = cluster.masterOf(key);
+        String key = lockKey(":fence");
+        TestServer owner = lockMaster(cluster);
         TestServer to = cluster.masters().stream().filter(m -> m.port() != owner.port()).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the cluster has no master other than the lock's owner"));
         int slot = cluster.slotOf(key);
@@ -106,35 +107,56 @@ final class RedisNemeses {
         return true;
     }
 
-    /** Asks the Sentinel {@code SENTINEL get-master-addr-by-name}, in RESP, for the master's port. */
+    /** Asks the Sentinel {@code SENTINEL get-master-addr-by-name} for the master's port. */
     private static int masterPort(RedisSentinelGroup group) {
-        TestServer sentinel = group.sentinel();
-        String[] words = {"SENTINEL", "get-master-addr-by-name", group.masterName()};
+        // *2 $host host $port port: complete once five line ends have arrived
+        String[] lines = ask(group.sentinel(), 5, "SENTINEL", "get-master-addr-by-name", group.masterName());
+        return Integer.parseInt(lines[4]);
+    }
+
+    /**
+     * The master serving the lock's slot, once it is known to hold the lock's fencing counter (a
+     * key without expiry, there from the first grant on): a nemesis aimed at the wrong slot would
+     * strike nothing and pass, so a key layout that has drifted from lock-redis's fails the run.
+     */
+    private TestServer lockMaster(RedisClusterGroup cluster) {
+        String fence = lockKey(":fence");
+        TestServer master = cluster.masterOf(fence);
+        if (!ask(master, 1, "EXISTS", fence)[0].equals(":1")) {
+            throw new IllegalStateException("the lock's fencing counter " + fence + " is not on " + master
+                    + ", the master of its slot: the fault suite's copy of docs/backends/redis.md's key layout is out of date");
+        }
+        return master;
+    }
+
+    /**
+     * Sends one command in RESP and reads the reply's first lines.
+     *
+     * @param lines how many lines make the whole reply
+     */
+    private static String[] ask(TestServer server, int lines, String... words) {
         StringBuilder request = new StringBuilder("*" + words.length + "\r\n");
         for (String w : words) {
-            request.append('$').append(w.length()).append("\r\n").append(w).append("\r\n");
+            request.append('$').append(w.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(w).append("\r\n");
         }
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), sentinel.port())) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             s.setSoTimeout(5_000);
             OutputStream out = s.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
             InputStream in = s.getInputStream();
             byte[] buffer = new byte[256];
             StringBuilder reply = new StringBuilder();
-            // *2 $host $port: complete once five line ends have arrived
-            while (reply.chars().filter(c -> c == '\n').count() < 5) {
+            while (reply.chars().filter(c -> c == '\n').count() < lines) {
                 int n = in.read(buffer);
                 if (n < 0) {
-                    throw new IOException("the Sentinel closed the connection after '" + reply + "'");
+                    throw new IOException(server + " closed the connection after '" + reply + "'");
                 }
-                reply.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+                reply.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
             }
-            String[] lines = reply.toString().split("\r\n");
-            return Integer.parseInt(lines[4]);
+            return reply.toString().split("\r\n");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot ask the Sentinel for the master", e);
+            throw new UncheckedIOException("cannot ask " + server + " " + words[0], e);
         }
     }
-
 }
