@@ -102,9 +102,53 @@ final class RedisNemeses {
             }
         } finally {
             master.restart();
+            awaitSynced(master);
             stage.log().write("SERVER_UP");
         }
         return true;
+    }
+
+    /**
+     * Waits until a restarted Redis (empty: it keeps no data) is a replica whose link to the master
+     * is up, so it has the master's data. Without this the next failover can promote it before the
+     * Sentinel has turned it into a replica, and every lock and counter is gone at once.
+     */
+    private static void awaitSynced(TestServer server) throws InterruptedException {
+        long end = System.nanoTime() + FAILOVER_BOUND.toNanos();
+        String replication = "";
+        while (!(replication.contains("role:slave") && replication.contains("master_link_status:up"))) {
+            if (System.nanoTime() - end > 0) {
+                throw new IllegalStateException(server + " did not come back as a synced replica within " + FAILOVER_BOUND
+                        + "; INFO replication said: " + replication.lines().limit(6).toList());
+            }
+            Nemeses.sleep(Duration.ofMillis(100));
+            replication = info(server, "replication");
+        }
+    }
+
+    /** @return the text of {@code INFO section}, or empty if the server does not answer yet */
+    private static String info(TestServer server, String section) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(5_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("*2\r\n$4\r\nINFO\r\n$" + section.length() + "\r\n" + section + "\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            StringBuilder header = new StringBuilder(); // $LENGTH
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    return "";
+                }
+                header.append((char) c);
+            }
+            if (header.charAt(0) != '$') {
+                return "";
+            }
+            return new String(in.readNBytes(Integer.parseInt(header.substring(1).trim())), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return ""; // not listening yet
+        }
     }
 
     /** Asks the Sentinel {@code SENTINEL get-master-addr-by-name} for the master's port. */

@@ -18,7 +18,8 @@ class ShortFaultSuiteTest {
     /** Kept after the build, so that a failure's histories can be read. */
     private final Path dir = Path.of("target", "faults", "short");
     /** The controller's lines that say how the run went rather than what the nemesis did. */
-    private static final Set<String> NOT_FAULTS = Set.of("EXIT", "HUNG", "STOPPING", "END", "RESUME", "RESTORE", "SERVER_UP");
+    private static final Set<String> NOT_FAULTS = Set.of("EXIT", "HUNG", "STOPPING", "END", "RESUME", "RESTORE", "SERVER_UP",
+            "SERVER_RESUME", "MIGRATED");
 
     @Test
     void memoryHolderKilled() throws Exception {
