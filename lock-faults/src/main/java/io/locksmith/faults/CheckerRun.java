@@ -84,11 +84,16 @@ final class CheckerRun {
     }
 
     /** The nemeses that keep a worker from its server: a wait may end in an error while one lasts. */
-    static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE");
+    static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE",
+            "MIGRATE");
 
-    /** The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is back. */
+    /**
+     * The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is
+     * back; MIGRATED once a moving Cluster slot has its new owner (a wait may meet TRYAGAIN until then).
+     */
     private static final Map<String, String> ENDS = Map.of("SERVER_KILL", "SERVER_UP", "LEADER_KILL", "SERVER_UP",
-            "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME");
+            "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME",
+            "MIGRATE", "MIGRATED");
     private static final Set<String> INSTANT = Set.of("KILL", "COMPACT");
     private static final Set<String> AIMED = Set.of("CUT", "RESTORE", "PAUSE", "RESUME", "KILL");
 
@@ -216,9 +221,8 @@ final class CheckerRun {
     private static long stopTime(History history) {
         long stop = Long.MAX_VALUE;
         for (Event e : history.events()) {
-            // not EXIT: a killed worker's exit comes in the middle of the run.
-            // TODO(format): STOPPING is not in Event's list yet; a controller line logged just before
-            // it signals the workers to stop would date the stop exactly
+            // not EXIT: a killed worker's exit comes in the middle of the run. STOPPING dates the
+            // stop exactly; HUNG and END are there for histories without it
             boolean stopping = e.source().equals(Event.CONTROLLER)
                     ? Set.of("STOPPING", "HUNG", "END").contains(e.kind())
                     : !e.source().equals(Event.LEDGER) && e.kind().equals("STOP");

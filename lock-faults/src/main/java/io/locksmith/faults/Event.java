@@ -23,11 +23,24 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Kinds written by the controller ({@code SOURCE} {@code controller}) name what a nemesis did
- * and to whom: {@code KILL w}, {@code PAUSE w}, {@code RESUME w}, {@code CUT w}, {@code RESTORE w},
- * {@code SERVER_KILL}, {@code SERVER_UP}, {@code SERVER_PAUSE}, {@code SERVER_RESUME},
- * {@code COMPACT}, {@code LEADER_KILL}, {@code FAILOVER}; and what became of each worker process:
- * {@code EXIT w code}, {@code HUNG w}; and {@code END} when the run stops. The ledger ({@code SOURCE}
- * {@code ledger}) writes {@code ACCEPT w token} and {@code REJECT w token highest}.
+ * and to whom, each once it has taken effect:
+ * <ul>
+ * <li>{@code KILL w}, {@code PAUSE w}, {@code RESUME w}, {@code CUT w}, {@code RESTORE w}: a
+ *     worker killed, stopped and continued, its connection cut and restored;</li>
+ * <li>{@code SERVER_KILL}, {@code SERVER_PAUSE}, {@code SERVER_RESUME}: the server;</li>
+ * <li>{@code LEADER_KILL}: a cluster's leader killed; {@code FAILOVER}: a Redis master killed
+ *     for its replica to take over (Sentinel or Cluster); each ends with {@code SERVER_UP} once
+ *     the killed server runs again, as a {@code SERVER_KILL} does;</li>
+ * <li>{@code COMPACT revision}: etcd's history compacted up to that revision;</li>
+ * <li>{@code MIGRATE slot} when a Redis Cluster slot starts to move to another master, and
+ *     {@code MIGRATED slot} once every node agrees on its new owner;</li>
+ * </ul>
+ * and how the run ends: {@code STOPPING} just before it signals the workers to stop (no grant is
+ * owed after it); {@code EXIT w code} for each worker process that exited ({@code 137} for a
+ * killed thread worker, as for a process killed by SIGKILL); {@code HUNG w} for one still running
+ * 30 s after the signal, which is then killed and has no {@code EXIT} line; and
+ * {@code END}. The ledger ({@code SOURCE} {@code ledger}) writes {@code ACCEPT w token} and
+ * {@code REJECT w token highest}.
  *
  * @param nanos  when, on {@link System#nanoTime()}
  * @param source who wrote it: a worker's id, {@code controller} or {@code ledger}

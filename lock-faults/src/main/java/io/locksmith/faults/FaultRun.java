@@ -18,8 +18,9 @@ import java.util.stream.Stream;
 /**
  * The controller of one run: one backend × one nemesis for a given length. It starts the
  * {@link Ledger} and the workers (processes, or threads for memory), waits until each has opened
- * its client (its first {@code ATTEMPT}), runs the nemesis, stops the workers (SIGTERM; {@code kill -9} and {@code HUNG w}
- * after {@value #STOP_BOUND_SECONDS} s), logs {@code EXIT w code} for each and {@code END}, and
+ * its client (its first {@code ATTEMPT}), runs the nemesis, logs {@code STOPPING} and stops the
+ * workers (SIGTERM; {@code HUNG w} and {@code kill -9} after {@value #STOP_BOUND_SECONDS} s),
+ * logs {@code EXIT w code} for each and {@code END}, and
  * reads the run's {@link History} back.
  *
  * <pre>{@code
@@ -192,6 +193,7 @@ final class FaultRun {
         }
 
         void stopAll() {
+            log.write("STOPPING"); // from here on no grant is owed to anyone
             for (RunningWorker w : workers.values()) {
                 if (!killed.contains(w.id())) {
                     w.requestStop();
@@ -231,6 +233,11 @@ final class FaultRun {
         public void replace(String gone) {
             killed.add(gone);
             startWorker();
+        }
+
+        @Override
+        public String lockName() {
+            return template.name();
         }
 
         @Override

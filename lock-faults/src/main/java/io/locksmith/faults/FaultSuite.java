@@ -1,5 +1,6 @@
 package io.locksmith.faults;
 
+import io.locksmith.LockOptions;
 import io.locksmith.testing.TestServerException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,7 +75,7 @@ public final class FaultSuite {
     static boolean run(List<String> backends, List<Nemesis> nemeses, Duration length, Path dir, PrintStream out)
             throws InterruptedException {
         long start = System.nanoTime();
-        out.println(RunSummary.header());
+        out.println(Findings.header());
         out.flush();
         boolean passed = true;
         for (String name : backends) {
@@ -110,18 +111,30 @@ public final class FaultSuite {
     }
 
     /**
-     * Judges one run and prints its row.
+     * Judges one run with the {@link Checker} against its backend's documented promises and prints
+     * its row, and the findings' report under it unless the verdict is a plain PASS.
      *
      * @param r   the run
      * @param out where the row goes
-     * @return whether the run kept every promise
+     * @return whether the run kept every promise (documented exceptions allowed)
      */
     static boolean report(FaultRun.Result r, Consumer<String> out) {
-        // the Checker (Checker.check(history, settings) → Findings, with the documented exceptions
-        // per backend × nemesis) takes the place of these raw counts when it lands
-        RunSummary s = RunSummary.of(r.history());
-        out.accept(s.row(r.plan().target().name(), r.plan().nemesis().flag()));
-        return s.violations().isEmpty();
+        Findings f = check(r);
+        out.accept(f.row(r.plan().target().name(), r.plan().nemesis().flag()));
+        if (!f.verdict().equals("PASS")) {
+            out.accept(f.report().stripTrailing());
+        }
+        return f.passed();
+    }
+
+    /**
+     * @param r a run
+     * @return what its history shows, held to its backend's promises
+     */
+    static Findings check(FaultRun.Result r) {
+        Target target = r.plan().target();
+        return Checker.check(r.history(),
+                CheckerSettings.forBackend(target.name(), target.lease(), LockOptions.defaults().backoffMax()));
     }
 
     private static Path mkdirs(Path p) {

@@ -1,18 +1,12 @@
 package io.locksmith.faults;
 
-import io.locksmith.testing.RedisSentinelGroup;
 import io.locksmith.testing.TestServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -34,15 +28,16 @@ final class Nemeses {
     private static final int MAX_COMPACTIONS = 40;
     /** A waiter must have waited this long to count as queued behind the holder. */
     private static final Duration QUEUED = Duration.ofMillis(200);
-    private static final Duration FAILOVER_BOUND = Duration.ofSeconds(30);
     private static final Pattern REVISION = Pattern.compile("\"revision\":\"?(\\d+)");
 
     private final Stage stage;
     private final Duration lease;
+    private final RedisNemeses redis;
 
     Nemeses(Stage stage) {
         this.stage = stage;
         this.lease = stage.target().lease();
+        this.redis = new RedisNemeses(stage);
     }
 
     void run(Nemesis nemesis) throws InterruptedException {
@@ -70,7 +65,7 @@ final class Nemeses {
             // a failover takes about 1 s to detect and a few to elect; FAILOVER_BOUND is its limit
             case PAUSE, PAUSE_WAITER, SERVER_PAUSE, LEADER_KILL, CUT_LONG, FAILOVER -> lease.multipliedBy(2);
             case PAUSE_AFTER_GRANT -> lease.multipliedBy(8).dividedBy(10);
-            case SERVER_RESTART, CUT_SHORT -> lease.dividedBy(2);
+            case SERVER_RESTART, CUT_SHORT, MIGRATE -> lease.dividedBy(2);
         };
     }
 
@@ -141,7 +136,16 @@ final class Nemeses {
                 return true;
             }
             case FAILOVER -> {
-                return failover(stage.target().sentinel().orElseThrow());
+                if (stage.target().sentinel().isPresent()) {
+                    return redis.sentinelFailover(stage.target().sentinel().get());
+                }
+                // in a Cluster, the master of the lock's slot, while someone holds the lock there
+                return holder().isPresent() && redis.clusterFailover(stage.target().redisCluster().orElseThrow());
+            }
+            case MIGRATE -> {
+                // while one worker holds and another waits
+                return find(s -> s.waitingSince >= 0 && stage.tracker().holdsOtherThan(s)).isPresent()
+                        && redis.migrate(stage.target().redisCluster().orElseThrow());
             }
             case CUT_SHORT -> {
                 return cut(lease.dividedBy(2));
@@ -226,62 +230,7 @@ final class Nemeses {
         }
     }
 
-    /**
-     * Kills whichever server the Sentinel names master, waits for it to name the other, and
-     * restarts the killed one, which the Sentinel then turns into a replica.
-     */
-    private boolean failover(RedisSentinelGroup group) throws InterruptedException {
-        int masterPort = masterPort(group);
-        TestServer master = group.master().port() == masterPort ? group.master() : group.replica();
-        master.kill();
-        stage.log().write("FAILOVER");
-        try {
-            long end = System.nanoTime() + FAILOVER_BOUND.toNanos();
-            while (masterPort(group) == masterPort) {
-                if (System.nanoTime() - end > 0) {
-                    throw new IllegalStateException("the Sentinel did not promote the replica within " + FAILOVER_BOUND);
-                }
-                sleep(Duration.ofMillis(100));
-            }
-        } finally {
-            master.restart();
-            stage.log().write("SERVER_UP");
-        }
-        return true;
-    }
-
-    /** Asks the Sentinel {@code SENTINEL get-master-addr-by-name}, in RESP, for the master's port. */
-    private static int masterPort(RedisSentinelGroup group) {
-        TestServer sentinel = group.sentinel();
-        String[] words = {"SENTINEL", "get-master-addr-by-name", group.masterName()};
-        StringBuilder request = new StringBuilder("*" + words.length + "\r\n");
-        for (String w : words) {
-            request.append('$').append(w.length()).append("\r\n").append(w).append("\r\n");
-        }
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), sentinel.port())) {
-            s.setSoTimeout(5_000);
-            OutputStream out = s.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            byte[] buffer = new byte[256];
-            StringBuilder reply = new StringBuilder();
-            // *2 $host $port: complete once five line ends have arrived
-            while (reply.chars().filter(c -> c == '\n').count() < 5) {
-                int n = in.read(buffer);
-                if (n < 0) {
-                    throw new IOException("the Sentinel closed the connection after '" + reply + "'");
-                }
-                reply.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
-            }
-            String[] lines = reply.toString().split("\r\n");
-            return Integer.parseInt(lines[4]);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot ask the Sentinel for the master", e);
-        }
-    }
-
-    private static void sleep(Duration d) throws InterruptedException {
+    static void sleep(Duration d) throws InterruptedException {
         if (!d.isNegative() && !d.isZero()) {
             Thread.sleep(d.toMillis()); // the fault lasts this long: time is the subject here
         }

@@ -20,7 +20,7 @@ enum Nemesis {
     PAUSE_AFTER_GRANT,
     /** A worker waiting in the backend's queue is stopped for 2L, then continued. */
     PAUSE_WAITER,
-    /** The server is killed and restarted on its data after L/2; Redis in lock-testing keeps none. */
+    /** The server is killed and restarted on its data after L/2; lock-testing's plain Redis keeps none. */
     SERVER_RESTART,
     /** The server is stopped (SIGSTOP) for 2L, then continued. */
     SERVER_PAUSE,
@@ -28,14 +28,20 @@ enum Nemesis {
     COMPACT,
     /** The cluster's leader is killed; it is restarted 2L later. */
     LEADER_KILL,
-    /** The Redis master is killed; the Sentinel promotes its replica; the old master comes back as a replica. */
+    /**
+     * The Redis master is killed (under a Sentinel, the one it names; in a Cluster, the one that
+     * serves the lock's slot); its replica is promoted; the old master comes back as a replica.
+     */
     FAILOVER,
+    /**
+     * The lock's Redis Cluster slot is moved to another master while one worker holds the lock and
+     * another waits, held for L/2 once its keys have moved (the ASK window).
+     */
+    MIGRATE,
     /** The holder's connection to the server is cut for L/2, shorter than its lease. */
     CUT_SHORT,
     /** The holder's connection to the server is cut for 2L, longer than its lease. */
     CUT_LONG;
-    // Redis Cluster's two (a master killed and its replica promoted; a slot migrated while locks on
-    // it are held and waited for) come with TestServers.redisCluster() and a "redis-cluster" Target.
 
     /** @return the nemesis as the command line spells it: {@code kill}, {@code pause-after-grant}, … */
     String flag() {
@@ -57,7 +63,7 @@ enum Nemesis {
      * @return whether it applies
      */
     boolean appliesTo(Target t) {
-        boolean clustered = t.cluster().isPresent() || t.sentinel().isPresent();
+        boolean clustered = t.cluster().isPresent() || t.sentinel().isPresent() || t.redisCluster().isPresent();
         return switch (this) {
             case NONE -> true;
             case KILL, PAUSE, PAUSE_AFTER_GRANT -> !clustered;
@@ -65,7 +71,8 @@ enum Nemesis {
             case SERVER_RESTART, SERVER_PAUSE -> t.server().isPresent();
             case COMPACT -> t.compacts();
             case LEADER_KILL -> t.cluster().isPresent();
-            case FAILOVER -> t.sentinel().isPresent();
+            case FAILOVER -> t.sentinel().isPresent() || t.redisCluster().isPresent();
+            case MIGRATE -> t.redisCluster().isPresent();
             case CUT_SHORT, CUT_LONG -> t.server().isPresent() || t.threads();
         };
     }
@@ -73,7 +80,8 @@ enum Nemesis {
     /**
      * The nemeses of the full matrix for a target: every one that applies but the baseline.
      * Azure's 15 s lease makes each of its faults cost a minute, so it runs the four that tell
-     * most: a killed and a paused holder, a restarted server, a cut longer than the lease.
+     * most: a killed and a paused holder, a restarted server, a cut longer than the lease. The
+     * persistent Redis runs only the restart: the other faults are plain Redis's.
      *
      * @param t the target
      * @return the nemeses, in declaration order
@@ -81,6 +89,7 @@ enum Nemesis {
     static List<Nemesis> matrix(Target t) {
         return Arrays.stream(values()).filter(n -> n != NONE && n.appliesTo(t))
                 .filter(n -> !t.name().equals("azurite") || List.of(KILL, PAUSE, SERVER_RESTART, CUT_LONG).contains(n))
+                .filter(n -> !t.name().equals("redis-aof") || n == SERVER_RESTART)
                 .toList();
     }
 }

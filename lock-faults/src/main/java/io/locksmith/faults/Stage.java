@@ -27,6 +27,9 @@ interface Stage {
      */
     void replace(String killed);
 
+    /** @return the name of the lock the workers compete for */
+    String lockName();
+
     /** @return the time left in the run */
     Duration remaining();
 }

@@ -1,5 +1,6 @@
 package io.locksmith.faults;
 
+import io.locksmith.testing.RedisClusterGroup;
 import io.locksmith.testing.RedisSentinelGroup;
 import io.locksmith.testing.TestCluster;
 import io.locksmith.testing.TestServer;
@@ -22,17 +23,19 @@ import java.util.Optional;
  * @param server   the one server, if the backend has one the suite controls (kill, pause, cut)
  * @param cluster  the cluster, for the leader nemesis
  * @param sentinel the Sentinel group, for the failover nemesis
+ * @param redisCluster the Redis Cluster, for its failover and migrate nemeses
  * @param queues   whether the backend queues waiters natively (etcd, ZooKeeper)
  * @param compacts whether the backend keeps a history that can be compacted (etcd)
  */
 record Target(String name, Duration lease, Optional<String> uri, Optional<TestServer> server,
-        Optional<TestCluster> cluster, Optional<RedisSentinelGroup> sentinel, boolean queues, boolean compacts) {
+        Optional<TestCluster> cluster, Optional<RedisSentinelGroup> sentinel, Optional<RedisClusterGroup> redisCluster,
+        boolean queues, boolean compacts) {
 
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration AZURE_LEASE = Duration.ofSeconds(15);
 
     /** Every backend the suite knows, in the order of the full matrix. */
-    static final List<String> NAMES = List.of("memory", "redis", "redis-sentinel", "etcd", "etcd-cluster", "zookeeper",
+    static final List<String> NAMES = List.of("memory", "redis", "redis-aof", "redis-sentinel", "redis-cluster", "etcd", "etcd-cluster", "zookeeper",
             "zookeeper-ensemble", "postgres", "mariadb", "sqlite", "azurite");
 
     /** @return whether the workers are threads of the controller's JVM (memory) rather than processes */
@@ -53,16 +56,21 @@ record Target(String name, Duration lease, Optional<String> uri, Optional<TestSe
     static Target open(String name, Path dir) {
         return switch (name) {
             case "memory" -> new Target(name, LEASE, Optional.empty(), Optional.empty(), Optional.empty(),
-                    Optional.empty(), false, false);
+                    Optional.empty(), Optional.empty(), false, false);
             case "redis" -> single(name, TestServers.redis(), TestServers.redis().uri(), false, false);
+            // appendonly yes, appendfsync always: a restart keeps every acknowledged grant
+            case "redis-aof" -> single(name, TestServers.redisWithPersistence(), TestServers.redisWithPersistence().uri(),
+                    false, false);
             case "redis-sentinel" -> {
                 RedisSentinelGroup group = TestServers.redisWithReplicaAndSentinel();
                 yield new Target(name, LEASE, Optional.of(group.sentinelUri()), Optional.empty(), Optional.empty(),
-                        Optional.of(group), false, false);
+                        Optional.of(group), Optional.empty(), false, false);
             }
-            // Redis Cluster (a master killed and its replica promoted; a slot migrated while locks on it
-            // are held and waited for) comes with TestServers.redisCluster(): add "redis-cluster" here,
-            // a Target with the cluster, and its two nemeses in Nemesis.
+            case "redis-cluster" -> {
+                RedisClusterGroup group = TestServers.redisCluster();
+                yield new Target(name, LEASE, Optional.of(group.uri()), Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.of(group), false, false);
+            }
             case "etcd" -> single(name, TestServers.etcd(), TestServers.etcd().uri(), true, true);
             case "etcd-cluster" -> cluster(name, TestServers.etcdCluster(), true);
             case "zookeeper" -> single(name, TestServers.zookeeper(), TestServers.zookeeper().uri(), true, false);
@@ -70,11 +78,11 @@ record Target(String name, Duration lease, Optional<String> uri, Optional<TestSe
             case "postgres" -> single(name, TestServers.postgres(), TestServers.postgres().uri(), false, false);
             case "mariadb" -> single(name, TestServers.mariadb(), TestServers.mariadb().uri(), false, false);
             case "sqlite" -> new Target(name, LEASE, Optional.of("jdbc:sqlite:" + dir.resolve("locks.db")),
-                    Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
             case "azurite" -> {
                 TestServer azurite = TestServers.azurite();
                 yield new Target(name, AZURE_LEASE, Optional.of("azblob:" + azurite.uri() + "?container=faults"),
-                        Optional.of(azurite), Optional.empty(), Optional.empty(), false, false);
+                        Optional.of(azurite), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
             }
             default -> throw new IllegalArgumentException("unknown backend '" + name + "': use one of " + NAMES);
         };
@@ -82,12 +90,12 @@ record Target(String name, Duration lease, Optional<String> uri, Optional<TestSe
 
     private static Target single(String name, TestServer server, String uri, boolean queues, boolean compacts) {
         return new Target(name, LEASE, Optional.of(uri), Optional.of(server), Optional.empty(), Optional.empty(),
-                queues, compacts);
+                Optional.empty(), queues, compacts);
     }
 
     private static Target cluster(String name, TestCluster cluster, boolean queues) {
         return new Target(name, LEASE, Optional.of(cluster.uri()), Optional.empty(), Optional.of(cluster),
-                Optional.empty(), queues, false);
+                Optional.empty(), Optional.empty(), queues, false);
     }
 
     /**

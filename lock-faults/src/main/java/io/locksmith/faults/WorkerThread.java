@@ -1,6 +1,7 @@
 package io.locksmith.faults;
 
 import io.locksmith.LockOptions;
+import io.locksmith.memory.MemoryFaults;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A {@link Worker} on a thread of the controller's JVM, standing for a process where the backend's
  * store cannot be shared between processes (memory). Its client's connection to the shared store
- * can be cut ({@link SeverableBackend}), which is how the process faults map onto a thread: a kill
+ * can be cut ({@link MemoryFaults.Connection}), which is how the process faults map onto a thread: a kill
  * is a client cut off and abandoned without a release; a pause holds the thread at its next step
  * with its connection cut, so that, as under SIGSTOP, nothing renews its lease.
  */
@@ -17,12 +18,16 @@ final class WorkerThread implements RunningWorker {
     private final String id;
     private final Worker worker;
     private final Thread thread;
-    private final AtomicReference<SeverableBackend> connection = new AtomicReference<>();
+    private final AtomicReference<MemoryFaults.Connection> connection = new AtomicReference<>();
     private volatile boolean killed;
 
     WorkerThread(WorkerSettings settings, String group) {
         this.id = settings.id();
-        this.worker = new Worker(settings, () -> SeverableBackend.open(group, options(settings), connection::set));
+        this.worker = new Worker(settings, () -> {
+            MemoryFaults.Connection c = MemoryFaults.connect(group, options(settings));
+            connection.set(c);
+            return c.client();
+        });
         this.thread = new Thread(worker, "worker-" + id);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -61,7 +66,7 @@ final class WorkerThread implements RunningWorker {
 
     @Override
     public void cut() {
-        SeverableBackend c = connection.get();
+        MemoryFaults.Connection c = connection.get();
         if (c != null) {
             c.cut();
         }
@@ -69,7 +74,7 @@ final class WorkerThread implements RunningWorker {
 
     @Override
     public void restore() {
-        SeverableBackend c = connection.get();
+        MemoryFaults.Connection c = connection.get();
         if (c != null) {
             c.restore();
         }

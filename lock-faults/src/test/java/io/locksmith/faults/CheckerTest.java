@@ -349,6 +349,49 @@ class CheckerTest {
     }
 
     @Test
+    void aSecondHolderAfterAClusterFailoverIsDocumentedAsAfterASentinelFailover() {
+        CheckerHistory h = new CheckerHistory();
+        h.grant("w1", 0, 100, 10, 1000).at(200, Event.CONTROLLER, "FAILOVER");
+        h.at(150, "w2", "ATTEMPT").at(900, "w2", "GRANT", 9).at(901, "w2", "HELD", true);
+        h.release("w2", 1500, 9).release("w1", 1600, 10);
+        h.at(7000, Event.CONTROLLER, "SERVER_UP");
+        Findings f = h.check("redis-cluster");
+        assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1));
+        assertEquals(List.of(), f.violations(), "checker: Redis's docs admit these after a Cluster failover:\n" + f.report());
+    }
+
+    @Test
+    void aSlotMigrationExcusesWaitErrorsButNoSecondHolder() {
+        CheckerHistory h = new CheckerHistory();
+        h.grant("w1", 0, 100, 10, 1000).at(200, Event.CONTROLLER, "MIGRATE", 4242);
+        // w3's attempts met TRYAGAIN until the slot had its new owner
+        h.at(300, "w3", "ATTEMPT").at(700, "w3", "ERROR", "LockBackendException");
+        h.at(150, "w2", "ATTEMPT").at(900, "w2", "GRANT", 9).at(901, "w2", "HELD", true);
+        h.release("w2", 1500, 9).release("w1", 1600, 10);
+        h.at(1700, Event.CONTROLLER, "MIGRATED", 4242);
+        // long after the migration (and its recovery) nothing excuses an error
+        h.at(6000, "w3", "ATTEMPT").at(6500, "w3", "ERROR", "LockBackendException");
+        h.at(8000, Event.CONTROLLER, "STOPPING");
+        Findings f = h.check("redis-cluster");
+        assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1, Kind.WAIT_ERROR, 2));
+        assertEquals(1, f.waitErrorsInOutage(), "checker: w3's first error came while the slot moved:\n" + f.report());
+        assertEquals(0, f.documentedCount(Kind.DOUBLE_GRANT),
+                "checker: a migration admits no second holder, the docs say locks keep working through it:\n" + f.report());
+        assertEquals(0, f.documentedCount(Kind.TOKEN_REGRESSION), "checker: nor tokens going back:\n" + f.report());
+        assertEquals("FAIL", f.verdict(), "checker: verdict after a migration that broke the lock");
+    }
+
+    @Test
+    void tokensGoingBackAfterAPersistentRedisRestartAreViolations() {
+        Findings f = redisRestart().check("redis-aof");
+        assertEquals(0, f.documentedCount(Kind.TOKEN_REGRESSION) + f.documentedCount(Kind.LIVE_REJECTED),
+                "checker: a Redis with appendfsync always admits nothing after a restart:\n" + f.report());
+        assertEquals(2, f.violations().size(), "checker: the regression and the rejected live write are violations: "
+                + f.violations());
+        assertEquals("FAIL", f.verdict(), "checker: verdict on a persistent Redis whose tokens went back");
+    }
+
+    @Test
     void findingsPrintAsOneTableRowUnderTheHeader() {
         Findings f = redisRestart().check("redis");
         String header = Findings.header().lines().findFirst().orElseThrow();
@@ -391,6 +434,10 @@ class CheckerTest {
                 "checker: Azure's waiters poll");
         assertEquals(2, CheckerSettings.forBackend("redis-sentinel", lease, backoffMax).admissions().size(),
                 "checker: Redis admits faults after a restart and after a failover");
+        assertEquals(2, CheckerSettings.forBackend("redis-cluster", lease, backoffMax).admissions().size(),
+                "checker: a Redis Cluster admits what a plain and a Sentinel Redis do");
+        assertEquals(List.of(), CheckerSettings.forBackend("redis-aof", lease, backoffMax).admissions(),
+                "checker: a Redis that syncs its append-only file on every write admits nothing");
         assertEquals(List.of(), CheckerSettings.forBackend("etcd", lease, backoffMax).admissions(),
                 "checker: etcd admits nothing");
         assertEquals(List.of(), CheckerSettings.forBackend("zookeeper", lease, backoffMax).admissions(),

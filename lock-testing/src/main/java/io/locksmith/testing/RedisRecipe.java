@@ -13,14 +13,15 @@ import java.util.Map;
 /**
  * redis-server as a master, as a replica of a master, as a Sentinel monitoring a master, or as a
  * Redis Cluster node. Without persistence (no RDB, no AOF): a restarted Redis comes back empty, as
- * one configured for speed does; a Cluster node keeps only its {@code nodes.conf} (its identity
+ * one configured for speed does; except the {@linkplain #persistent persistent} master, which
+ * keeps an append-only file synced on every write; a Cluster node keeps only its {@code nodes.conf} (its identity
  * and what it knew of the cluster), so it rejoins as the node it was.
  */
 final class RedisRecipe implements Recipe {
 
     static final String MASTER_NAME = "mymaster";
 
-    private enum Role { MASTER, REPLICA, SENTINEL, CLUSTER_NODE }
+    private enum Role { MASTER, PERSISTENT_MASTER, REPLICA, SENTINEL, CLUSTER_NODE }
 
     private final Path binary;
     private final Role role;
@@ -42,6 +43,15 @@ final class RedisRecipe implements Recipe {
 
     static RedisRecipe master(Path binary) {
         return new RedisRecipe(binary, Role.MASTER, 0);
+    }
+
+    /**
+     * A master with {@code appendonly yes} and {@code appendfsync always}: every write is on disk
+     * before it is answered, so a server killed and restarted on its directory has every key it
+     * acknowledged (expiries included).
+     */
+    static RedisRecipe persistent(Path binary) {
+        return new RedisRecipe(binary, Role.PERSISTENT_MASTER, 0);
     }
 
     static RedisRecipe replicaOf(Path binary, int masterPort) {
@@ -91,9 +101,13 @@ final class RedisRecipe implements Recipe {
         }
         List<String> command = new ArrayList<>(List.of(binary.toString(),
                 "--bind", LocalServer.HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", "",
+                "--save", "", "--appendonly", role == Role.PERSISTENT_MASTER ? "yes" : "no",
+                "--daemonize", "no", "--logfile", "",
                 // a master waits 5 s by default for more replicas before a full sync; here there is one
                 "--repl-diskless-sync-delay", "0"));
+        if (role == Role.PERSISTENT_MASTER) {
+            command.addAll(List.of("--appendfsync", "always"));
+        }
         if (role == Role.REPLICA) {
             command.addAll(List.of("--replicaof", LocalServer.HOST, Integer.toString(masterPort)));
         }

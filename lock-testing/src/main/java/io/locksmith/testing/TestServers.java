@@ -50,6 +50,23 @@ public final class TestServers {
     }
 
     /**
+     * A second Redis server, with persistence: {@code appendonly yes}, {@code appendfsync always}.
+     * Killed and {@linkplain TestServer#restart() restarted}, it comes back with every key it
+     * acknowledged, where {@link #redis()} comes back empty.
+     *
+     * @return the shared server
+     * @throws TestServerException if redis-server is not on the PATH
+     */
+    public static TestServer redisWithPersistence() {
+        return once("redis-persistent", () -> {
+            LocalServer server = new LocalServer("redis-persistent",
+                    RedisRecipe.persistent(localBinary(Backend.REDIS, "redis-server")), FreePorts.next());
+            server.start();
+            return server;
+        });
+    }
+
+    /**
      * A Redis master with one replica and one Sentinel monitoring it as {@code mymaster}.
      *
      * @return the shared group
