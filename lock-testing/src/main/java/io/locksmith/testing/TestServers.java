@@ -162,7 +162,7 @@ public final class TestServers {
     public static TestCluster zookeeperEnsemble() {
         return once("zookeeper-ensemble", () -> {
             ZooKeeperRecipe.missing().ifPresent(what -> {
-                throw new TestServerException(clusterMissing(Backend.ZOOKEEPER, what));
+                throw new TestServerException(localBinaryMissing(Backend.ZOOKEEPER, what));
             });
             List<String> serverLines = new ArrayList<>();
             for (int i = 1; i <= CLUSTER_SIZE; i++) {
@@ -242,13 +242,13 @@ public final class TestServers {
     private static Path localBinary(Backend backend, String name) {
         Optional<Path> binary = Binaries.find(name);
         if (binary.isEmpty()) {
-            throw new TestServerException(clusterMissing(backend, name + " is not on the PATH"));
+            throw new TestServerException(localBinaryMissing(backend, name + " is not on the PATH"));
         }
         return binary.get();
     }
 
-    private static String clusterMissing(Backend backend, String what) {
-        return backend.displayName() + " clusters run only from a local binary, and " + what + ". Install "
+    private static String localBinaryMissing(Backend backend, String what) {
+        return backend.displayName() + " clusters, groups and servers with persistence run only from a local binary, and " + what + ". Install "
                 + backend.installHint() + " (scripts/install-test-servers.sh installs every server the tests"
                 + " need, and scripts/test.sh runs it first).";
     }
