@@ -10,5 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-test-servers.sh >/dev/null
 ./mvnw -B -ntp -q -pl lock-faults -am package -DskipTests
-exec java -Xmx256m -XX:+UseSerialGC -cp "lock-faults/target/classes:$(cat lock-faults/target/classpath.txt)" \
+mkdir -p lock-faults/target/faults
+# the controller's own log (and the memory workers', which are its threads) goes to a file, so that
+# the table stays readable; the worker processes' output is in each run's wN.out
+exec java -Xmx256m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.logFile=lock-faults/target/faults/suite.log -cp "lock-faults/target/classes:$(cat lock-faults/target/classpath.txt)" \
   io.locksmith.faults.FaultSuite --dir lock-faults/target/faults "$@"
