@@ -4,7 +4,7 @@
 # nemesis and exits non-zero if any run broke a promise. Histories stay under lock-faults/target/faults.
 # docs/reliability.md says what each nemesis does.
 #
-#   scripts/faults.sh                                   # the full matrix: 56 runs of 20 s, about 25 minutes on 2 cores
+#   scripts/faults.sh                                   # the full matrix: 56 runs of 20 s, about 23 minutes on 2 cores
 #   scripts/faults.sh --backends redis,etcd --nemeses kill,server-restart --seconds 30
 set -euo pipefail
 cd "$(dirname "$0")/.."
