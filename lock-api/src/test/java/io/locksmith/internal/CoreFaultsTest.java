@@ -215,15 +215,21 @@ class CoreFaultsTest {
         CountDownLatch extendSent = new CountDownLatch(1);
         CountDownLatch tickSent = new CountDownLatch(1);
         CountDownLatch extendDone = new CountDownLatch(1);
+        // the next tick renews with the handle's lease again (30 s): held back until the handle
+        // was read, so that the check does not depend on catching a window of one tick
+        CountDownLatch read = new CountDownLatch(1);
+        AtomicBoolean extendSeen = new AtomicBoolean();
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         backend.renewHook = leases -> {
             try {
-                if (leases.get(0).lease().equals(Duration.ofSeconds(30))) {
+                if (leases.get(0).lease().equals(Duration.ofSeconds(30)) && extendSeen.compareAndSet(false, true)) {
                     extendSent.countDown(); // the extend is on its way; let the tick send after it
                     tickSent.await(2, TimeUnit.SECONDS);
-                } else if (extendSent.getCount() == 0) {
+                } else if (extendSent.getCount() == 0 && tickSent.getCount() == 1) {
                     tickSent.countDown(); // the tick, sent after the extend, with the old lease
                     extendDone.await(5, TimeUnit.SECONDS);
+                } else if (tickSent.getCount() == 0) {
+                    read.await(10, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -235,6 +241,7 @@ class CoreFaultsTest {
         assertThat(tickSent.getCount()).as("the renewal tick ran while the extend was in flight").isZero();
         await("the server's last word was the " + shortLease + " lease the tick sent").atMost(Duration.ofSeconds(5))
                 .until(() -> h.remainingLease().compareTo(shortLease) <= 0);
+        read.countDown();
     }
 
     @Test
