@@ -1,11 +1,12 @@
 package io.locksmith;
 
 import io.locksmith.internal.ClientFactory;
-import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The entry point: a connection to one lock backend, from which named locks are taken.
@@ -100,13 +101,31 @@ public interface LockClient extends AutoCloseable {
      * Backend modules expose typed factories for this (for example one taking a Lettuce
      * {@code RedisClient}); this is what they call.
      *
-     * @param backend makes the backend, given the sink for the losses it observes on its own; the
-     *     client closes the backend when the client is closed
+     * @param backend makes the backend, given its context (the event sink, the client's scheduler,
+     *     clock and table of held leases; no location or options); the client closes the backend
+     *     when the client is closed
      * @param options the client-wide options
      * @return an open client
      */
-    static LockClient of(Function<BackendEvents, LockBackend> backend, LockOptions options) {
+    static LockClient of(Function<BackendContext, LockBackend> backend, LockOptions options) {
         return ClientFactory.wrap(backend, options);
+    }
+
+    /**
+     * Opens a client as {@link #open(String, LockOptions)} does, with the provider's backend wrapped
+     * by a decorator before the client uses it: to count, delay or fail its calls in a test, or to
+     * instrument them. Extend {@link io.locksmith.spi.ForwardingLockBackend} and override the calls
+     * to change. If the decorator throws, the provider's backend is closed.
+     *
+     * @param uri the lock URI
+     * @param options options set in code; the URI's query options override them
+     * @param decorator wraps the backend the provider opened; the client closes what it returns
+     * @return an open client
+     * @throws LockConfigurationException if the URI or an option is invalid
+     * @throws LockBackendException if the backend cannot be reached
+     */
+    static LockClient open(String uri, LockOptions options, UnaryOperator<LockBackend> decorator) {
+        return ClientFactory.open(uri, options, Map.of(), decorator);
     }
 
     /**

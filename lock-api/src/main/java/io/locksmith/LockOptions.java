@@ -1,7 +1,7 @@
 package io.locksmith;
 
 import io.locksmith.internal.Arguments;
-import io.locksmith.internal.Durations;
+import io.locksmith.spi.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -19,7 +19,7 @@ public final class LockTimeoutException extends LockException {
      */
     public LockTimeoutException(String lockName, Duration wait, String backend) {
         super("lock '" + lockName + "' is still held by another owner after waiting "
-                + io.locksmith.internal.Durations.format(wait) + " (" + backend + ")");
+                + io.locksmith.spi.Durations.format(wait) + " (" + backend + ")");
         this.lockName = lockName;
         this.wait = wait;
     }

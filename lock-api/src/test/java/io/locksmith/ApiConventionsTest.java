@@ -23,7 +23,7 @@ class ApiConventionsTest {
         for (Class<?> type : publicTypes("io/locksmith", "io/locksmith/spi")) {
             int m = type.getModifiers();
             boolean closed = type.isInterface() || type.isEnum() || type.isRecord() || type.isSealed()
-                    || Modifier.isFinal(m);
+                    || Modifier.isFinal(m) || type == io.locksmith.spi.ForwardingLockBackend.class; // made to be extended
             if (!closed) {
                 open.add(type.getName());
             }

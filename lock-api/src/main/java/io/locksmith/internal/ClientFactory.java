@@ -1,9 +1,11 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Redaction;
+
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.net.URLDecoder;
@@ -18,6 +20,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,25 +49,41 @@ public final class ClientFactory {
      * @return the client
      */
     public static LockClient open(String uri, LockOptions base, Map<String, String> extra) {
+        return open(uri, base, extra, UnaryOperator.identity());
+    }
+
+    /**
+     * Opens a client whose backend is wrapped by a decorator; see
+     * {@link LockClient#open(String, LockOptions, UnaryOperator)}.
+     *
+     * @param uri the URI
+     * @param base options set in code
+     * @param extra options given as text
+     * @param decorator wraps the backend the provider opened
+     * @return the client
+     */
+    public static LockClient open(String uri, LockOptions base, Map<String, String> extra,
+            UnaryOperator<LockBackend> decorator) {
+        Objects.requireNonNull(decorator, "decorator");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(base, "options");
         Objects.requireNonNull(extra, "options");
         String trimmed = uri.trim();
         Matcher m = SCHEME.matcher(trimmed);
         if (!m.matches()) {
-            throw new LockConfigurationException("malformed lock URI '" + Redactor.redact(uri)
+            throw new LockConfigurationException("malformed lock URI '" + Redaction.redact(uri)
                     + "': it has no scheme; expected something like memory:, redis://host:6379 or jdbc:postgresql://host/db");
         }
         String scheme = m.group(1).toLowerCase(Locale.ROOT);
         LockProvider provider = ProviderRegistry.load()
                 .forScheme(scheme, System.getProperty(ProviderRegistry.FORCE_PROPERTY));
-        return open(provider, scheme, trimmed, base, extra);
+        return open(provider, scheme, trimmed, base, extra, decorator);
     }
 
     /** Opens a client with a given provider (the part of {@link #open(String, LockOptions, Map)} after discovery). */
     static LockClient open(LockProvider provider, String scheme, String uri, LockOptions base,
-            Map<String, String> extra) {
-        String redacted = Redactor.redact(uri);
+            Map<String, String> extra, UnaryOperator<LockBackend> decorator) {
+        String redacted = Redaction.redact(uri);
         ParsedUri parsed = ParsedUri.parse(uri, redacted);
         LockOptions.Builder options = base.toBuilder();
         Map<String, String> backendOptions = new HashMap<>();
@@ -87,7 +106,7 @@ public final class ClientFactory {
             throw new LockConfigurationException("invalid options for '" + redacted + "': " + e.getMessage());
         }
         String location = parsed.rebuild(passThrough);
-        return DefaultLockClient.open(provider, scheme, location, backendOptions, lockOptions);
+        return DefaultLockClient.open(provider, scheme, location, backendOptions, lockOptions, decorator);
     }
 
     private static void classify(LockProvider provider, String name, String value, LockOptions.Builder options,
@@ -117,7 +136,7 @@ public final class ClientFactory {
      * @param options the options
      * @return the client
      */
-    public static LockClient wrap(Function<BackendEvents, LockBackend> backend, LockOptions options) {
+    public static LockClient wrap(Function<BackendContext, LockBackend> backend, LockOptions options) {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(options, "options");
         return DefaultLockClient.wrap(backend, options);
@@ -174,7 +193,7 @@ public final class ClientFactory {
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
                     throw new LockConfigurationException("malformed lock URI '" + redacted + "': query parameter '"
-                            + Redactor.redact("?" + pair).substring(1) + "' is not name=value");
+                            + Redaction.redact("?" + pair).substring(1) + "' is not name=value");
                 }
                 String name = decode(pair.substring(0, eq), redacted);
                 if (params.put(name, decode(pair.substring(eq + 1), redacted)) != null) {

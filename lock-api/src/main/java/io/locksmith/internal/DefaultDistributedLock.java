@@ -1,5 +1,7 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Durations;
+
 import io.locksmith.DistributedLock;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockException;
@@ -107,7 +109,7 @@ final class DefaultDistributedLock implements DistributedLock {
                 throw timeout(wait);
             }
         }
-        long remaining = Durations.waitNanos(wait) - (System.nanoTime() - start);
+        long remaining = Waits.nanos(wait) - (System.nanoTime() - start);
         CompletableFuture<LockHandle> pending = startWaiting(request, Math.max(0, remaining), wait, uncertain);
         try {
             return pending.get();
@@ -133,7 +135,7 @@ final class DefaultDistributedLock implements DistributedLock {
     public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
         Arguments.notNegative("wait", wait);
         client.ensureOpen();
-        return startWaiting(newRequest(), Durations.waitNanos(wait), wait, false);
+        return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
     }
 
     private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,
@@ -171,7 +173,7 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     AcquireRequest newRequest() {
-        return new AcquireRequest(key, name, client.nextOwner(), lease);
+        return AcquireRequest.of(key, name, client.nextOwner(), lease);
     }
 
     /** One backend attempt; returns the new handle or null if the lock is held. */

@@ -6,8 +6,9 @@ import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendScheduler;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.time.Duration;
@@ -40,12 +41,14 @@ final class DefaultLockClient implements LockClient {
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService workers;
     private volatile LeaseKeeper keeper;
-    private final SignalHub signals;
+    private volatile SignalHub signals;
+    private final HeldTableView heldLeases;
     private final AtomicBoolean closed = new AtomicBoolean();
     // acquisitions in flight, each with its lock's name: close() ends them all
     private final Map<CompletableFuture<LockHandle>, String> acquiring = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private DefaultLockClient(Function<BackendEvents, LockBackend> backends, LockOptions options) {
+    private DefaultLockClient(BackendContext.Builder context, Function<BackendContext, LockBackend> backends,
+            LockOptions options) {
         int id = CLIENTS.incrementAndGet();
         this.options = options;
         this.ownerPrefix = ProcessHandle.current().pid() + "-"
@@ -53,8 +56,10 @@ final class DefaultLockClient implements LockClient {
         this.timer = new ScheduledThreadPoolExecutor(1, threads("locksmith-" + id + "-timer"));
         this.timer.setRemoveOnCancelPolicy(true);
         this.workers = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
+        this.heldLeases = new HeldTableView();
         try {
-            this.backend = backends.apply(events());
+            this.backend = backends.apply(context.lockOptions(options).events(events()).scheduler(scheduler())
+                    .heldLeases(heldLeases).build());
         } catch (RuntimeException e) {
             timer.shutdownNow();
             workers.shutdownNow();
@@ -62,19 +67,29 @@ final class DefaultLockClient implements LockClient {
         }
         this.keeper = new LeaseKeeper(backend, timer, workers);
         this.signals = backend.releaseSignals().map(SignalHub::new).orElse(null);
+        this.heldLeases.keeper = keeper;
         checkLease(options.lease());
     }
 
-    /** Opens a provider's backend inside a new client. */
+    /** Opens a provider's backend inside a new client, decorated as asked. */
     static LockClient open(LockProvider provider, String scheme, String location, Map<String, String> backendOptions,
-            LockOptions options) {
-        return new DefaultLockClient(events -> provider.open(
-                new BackendConfig(scheme, location, backendOptions, options, events)), options);
+            LockOptions options, java.util.function.UnaryOperator<LockBackend> decorator) {
+        return new DefaultLockClient(BackendContext.builder(scheme, location).options(backendOptions),
+                context -> decorated(provider.open(context), decorator), options);
+    }
+
+    private static LockBackend decorated(LockBackend backend, java.util.function.UnaryOperator<LockBackend> decorator) {
+        try {
+            return java.util.Objects.requireNonNull(decorator.apply(backend), "the decorator returned no backend");
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
     }
 
     /** Wraps a backend that a provider module builds around an existing client object. */
-    static LockClient wrap(Function<BackendEvents, LockBackend> backend, LockOptions options) {
-        return new DefaultLockClient(backend, options);
+    static LockClient wrap(Function<BackendContext, LockBackend> backend, LockOptions options) {
+        return new DefaultLockClient(BackendContext.builder("custom", ""), backend, options);
     }
 
     private BackendEvents events() {
@@ -94,7 +109,89 @@ final class DefaultLockClient implements LockClient {
                     k.loseAll(reason);
                 }
             }
+
+            @Override
+            public void released(String key) {
+                SignalHub s = signals;
+                if (s != null) {
+                    s.signalled(key);
+                }
+            }
         };
+    }
+
+    /** The backend's share of the client's timer and workers: tasks are timed here and run on a worker. */
+    private BackendScheduler scheduler() {
+        return new BackendScheduler() {
+            @Override
+            public Scheduled schedule(Runnable task, Duration delay) {
+                try {
+                    java.util.concurrent.ScheduledFuture<?> f = timer.schedule(() -> onWorker(guarded(task)),
+                            delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                    return () -> f.cancel(false);
+                } catch (RejectedExecutionException closing) {
+                    return () -> {};
+                }
+            }
+
+            @Override
+            public Scheduled every(Runnable task, Duration period) {
+                AtomicBoolean running = new AtomicBoolean();
+                Runnable once = guarded(() -> {
+                    if (running.compareAndSet(false, true)) {
+                        try {
+                            task.run();
+                        } finally {
+                            running.set(false);
+                        }
+                    }
+                });
+                try {
+                    java.util.concurrent.ScheduledFuture<?> f = timer.scheduleAtFixedRate(() -> onWorker(once),
+                            period.toNanos(), period.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                    return () -> f.cancel(false);
+                } catch (RejectedExecutionException closing) {
+                    return () -> {};
+                }
+            }
+
+            @Override
+            public void execute(Runnable task) {
+                try {
+                    workers.execute(guarded(task));
+                } catch (RejectedExecutionException closing) {
+                    // the client is closed: the backend's work is over
+                }
+            }
+        };
+    }
+
+    private Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                org.slf4j.LoggerFactory.getLogger(DefaultLockClient.class)
+                        .warn("a scheduled task of {} failed; it runs again if it is periodic", backend(), e);
+            }
+        };
+    }
+
+    /** The core's table of held leases as the backend sees it; empty until the keeper exists. */
+    private static final class HeldTableView implements io.locksmith.spi.HeldLeases {
+        volatile LeaseKeeper keeper;
+
+        @Override
+        public java.util.List<io.locksmith.spi.HeldLease> on(String key) {
+            LeaseKeeper k = keeper;
+            return k == null ? java.util.List.of() : k.on(key);
+        }
+
+        @Override
+        public java.util.List<io.locksmith.spi.HeldLease> all() {
+            LeaseKeeper k = keeper;
+            return k == null ? java.util.List.of() : k.all();
+        }
     }
 
     private void checkLease(Duration lease) {
@@ -125,7 +222,8 @@ final class DefaultLockClient implements LockClient {
 
     @Override
     public String backend() {
-        return backend.description();
+        LockBackend b = backend;
+        return b == null ? "a backend being opened" : b.description();
     }
 
     LockBackend backendImpl() {

@@ -1,5 +1,7 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Durations;
+
 import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockNotHeldException;
@@ -39,7 +41,7 @@ final class DefaultLockHandle implements LockHandle {
     private final String key;
     private final String owner;
     private final long token;
-    private final Object attachment;
+    private final HeldLease heldLease;
     private final boolean autoRenew;
     private final long renewIntervalNanos;
     private volatile Duration lease;
@@ -59,7 +61,7 @@ final class DefaultLockHandle implements LockHandle {
         this.key = request.key();
         this.owner = request.owner();
         this.token = grant.token();
-        this.attachment = grant.attachment();
+        this.heldLease = HeldLease.of(request, grant);
         this.autoRenew = autoRenew;
         this.renewIntervalNanos = renewInterval.toNanos();
         this.lease = request.lease();
@@ -170,6 +172,7 @@ final class DefaultLockHandle implements LockHandle {
             return;
         }
         keeper.forget(this);
+        keeper.lost(heldLease, reason);
         List<Runnable> toRun;
         CompletableFuture<LossReason> future;
         synchronized (this) {
@@ -215,7 +218,7 @@ final class DefaultLockHandle implements LockHandle {
     }
 
     HeldLease lease(Duration forLease) {
-        return new HeldLease(key, name, owner, token, forLease, attachment);
+        return heldLease.withLease(forLease);
     }
 
     Duration lease() {
@@ -224,6 +227,10 @@ final class DefaultLockHandle implements LockHandle {
 
     String owner() {
         return owner;
+    }
+
+    String key() {
+        return key;
     }
 
     boolean autoRenew() {

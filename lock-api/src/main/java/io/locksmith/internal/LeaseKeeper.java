@@ -1,5 +1,7 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Durations;
+
 import io.locksmith.LossReason;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * falls within half an interval of the tick is renewed with it, so locks taken at different times
  * fall into step and share one backend call.
  */
-final class LeaseKeeper {
+final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -35,6 +37,7 @@ final class LeaseKeeper {
     private final ScheduledExecutorService timer;
     private final ExecutorService workers;
     private final ConcurrentHashMap<String, DefaultLockHandle> held = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, java.util.Set<DefaultLockHandle>> byKey = new ConcurrentHashMap<>();
     // owners with a backend call in flight, and losses the backend reported for them before their
     // handle was registered (a watch can fire before the grant reaches the core)
     private final java.util.Set<String> pending = ConcurrentHashMap.newKeySet();
@@ -52,7 +55,30 @@ final class LeaseKeeper {
         this.workers = workers;
     }
 
+    @Override
+    public List<HeldLease> on(String key) {
+        java.util.Set<DefaultLockHandle> onKey = byKey.get(key);
+        if (onKey == null) {
+            return List.of();
+        }
+        List<HeldLease> out = new ArrayList<>(onKey.size());
+        for (DefaultLockHandle h : onKey) {
+            out.add(h.lease(h.lease()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<HeldLease> all() {
+        List<HeldLease> out = new ArrayList<>(held.size());
+        for (DefaultLockHandle h : held.values()) {
+            out.add(h.lease(h.lease()));
+        }
+        return out;
+    }
+
     void register(DefaultLockHandle handle) {
+        byKey.computeIfAbsent(handle.key(), k -> ConcurrentHashMap.newKeySet()).add(handle);
         held.put(handle.owner(), handle);
         LossReason lostFirst = early.remove(handle.owner());
         if (lostFirst != null) {
@@ -88,6 +114,27 @@ final class LeaseKeeper {
 
     void forget(DefaultLockHandle handle) {
         held.remove(handle.owner(), handle);
+        byKey.computeIfPresent(handle.key(), (k, set) -> {
+            set.remove(handle);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    /** Tells the backend, on a worker, that the core no longer counts a lease as held. */
+    void lost(HeldLease lease, LossReason reason) {
+        Runnable tell = () -> {
+            try {
+                backend.lost(lease, reason);
+            } catch (RuntimeException e) {
+                log.warn("{} could not end lock '{}' after it was lost ({}); it ends with its lease or session: {}",
+                        backend.description(), lease.name(), reason, e.toString());
+            }
+        };
+        try {
+            workers.execute(tell);
+        } catch (RejectedExecutionException e) {
+            tell.run();
+        }
     }
 
     void expiryBy(long deadline) {

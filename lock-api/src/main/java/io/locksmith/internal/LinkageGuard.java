@@ -1,7 +1,7 @@
 package io.locksmith.internal;
 
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.ServiceConfigurationError;
@@ -48,7 +48,7 @@ final class LinkageGuard implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
+    public LockBackend open(BackendContext config) {
         try {
             return provider.open(config);
         } catch (LockConfigurationException e) {

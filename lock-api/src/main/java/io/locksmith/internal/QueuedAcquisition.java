@@ -142,8 +142,7 @@ final class QueuedAcquisition {
     }
 
     private HeldLease heldLease(Grant grant) {
-        return new HeldLease(request.key(), request.name(), request.owner(), grant.token(), request.lease(),
-                grant.attachment());
+        return HeldLease.of(request, grant);
     }
 
     private void release(Grant grant) {

@@ -43,7 +43,7 @@ final class SignalHub {
             // outside the hub's lock: subscribing waits for the backend's confirmation
             ReleaseSignals.Subscription s;
             try {
-                s = backend.subscribe(key, () -> signalled(key));
+                s = backend.subscribe(key);
             } catch (RuntimeException e) {
                 refused(key, w, wake, e);
                 return null;
@@ -126,7 +126,8 @@ final class SignalHub {
         }
     }
 
-    private void signalled(String key) {
+    /** A release signal for a key, from the backend: wakes the key's next waiter. */
+    void signalled(String key) {
         Runnable head;
         synchronized (this) {
             Waiters w = byKey.get(key);

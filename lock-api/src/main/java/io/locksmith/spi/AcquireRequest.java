@@ -4,23 +4,103 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One acquisition the core asks a backend for.
- *
- * @param key the backend key: the client's prefix and the lock's name ({@code prefix:name}, or the
- *     name alone without a prefix); at most 1,281 characters, any Unicode; a backend that cannot
- *     store it as is must map it injectively (escape, or hash and keep the original)
- * @param name the lock's name as the user gave it, for messages
- * @param owner a string unique to this acquisition across all clients; the backend stores it and
- *     compares it on renewal and release
- * @param lease how long the grant lasts without renewal, kept by the backend's clock
+ * One acquisition the core asks a backend for. Made with {@link #of} and the {@code with}
+ * methods, so that a later version can add a component without breaking a backend.
  */
-public record AcquireRequest(String key, String name, String owner, Duration lease) {
+public final class AcquireRequest {
 
-    /** Checks the components. */
-    public AcquireRequest {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(owner, "owner");
-        Objects.requireNonNull(lease, "lease");
+    private final String key;
+    private final String name;
+    private final String owner;
+    private final Duration lease;
+    private final Hold hold;
+
+    private AcquireRequest(String key, String name, String owner, Duration lease, Hold hold) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.name = Objects.requireNonNull(name, "name");
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.lease = Objects.requireNonNull(lease, "lease");
+        this.hold = Objects.requireNonNull(hold, "hold");
+    }
+
+    /**
+     * An exclusive acquisition.
+     *
+     * @param key the backend key: the client's prefix and the lock's name ({@code prefix:name}, or
+     *     the name alone without a prefix); at most 1,281 characters, any Unicode; a backend that
+     *     cannot store it as is must map it injectively (escape, or hash and keep the original)
+     * @param name the lock's name as the user gave it, for messages
+     * @param owner a string unique to this acquisition across all clients; the backend stores it
+     *     and compares it on renewal and release
+     * @param lease how long the grant lasts without renewal, kept by the backend's clock
+     * @return the request
+     */
+    public static AcquireRequest of(String key, String name, String owner, Duration lease) {
+        return new AcquireRequest(key, name, owner, lease, Hold.EXCLUSIVE);
+    }
+
+    /**
+     * @param hold the kind of hold
+     * @return this request for that kind of hold
+     */
+    public AcquireRequest withHold(Hold hold) {
+        return new AcquireRequest(key, name, owner, lease, hold);
+    }
+
+    /**
+     * @param owner another owner
+     * @return this request for that owner
+     */
+    public AcquireRequest withOwner(String owner) {
+        return new AcquireRequest(key, name, owner, lease, hold);
+    }
+
+    /**
+     * @param lease another lease
+     * @return this request for that lease
+     */
+    public AcquireRequest withLease(Duration lease) {
+        return new AcquireRequest(key, name, owner, lease, hold);
+    }
+
+    /** @return the backend key */
+    public String key() {
+        return key;
+    }
+
+    /** @return the lock's name, for messages */
+    public String name() {
+        return name;
+    }
+
+    /** @return the acquisition's owner, unique across all clients */
+    public String owner() {
+        return owner;
+    }
+
+    /** @return how long the grant lasts without renewal */
+    public Duration lease() {
+        return lease;
+    }
+
+    /** @return the kind of hold asked for; {@link Hold#EXCLUSIVE} unless said otherwise */
+    public Hold hold() {
+        return hold;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AcquireRequest r && r.key.equals(key) && r.name.equals(name) && r.owner.equals(owner)
+                && r.lease.equals(lease) && r.hold.equals(hold);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(key, owner, lease, hold);
+    }
+
+    @Override
+    public String toString() {
+        return "AcquireRequest[" + name + ", owner=" + owner + ", lease=" + Durations.format(lease) + ", " + hold + "]";
     }
 }

@@ -4,7 +4,7 @@ import io.locksmith.LossReason;
 
 /**
  * Where a backend reports what it learns without being asked: a watch saw a holder's key
- * deleted, a session or lease expired. Safe to call from any thread, including the client
+ * deleted, a session or lease expired, a release signal arrived. Safe to call from any thread, including the client
  * library's I/O threads; the core hands the work to its own threads.
  */
 public interface BackendEvents {
@@ -24,4 +24,13 @@ public interface BackendEvents {
      * @param reason why
      */
     void allLost(LossReason reason);
+
+    /**
+     * Reports that a key may have become free (a release signal arrived), for the waiters that
+     * subscribed to it through {@link ReleaseSignals#subscribe(String)}. Cheap; the core fans it
+     * out to its waiters.
+     *
+     * @param key the backend key
+     */
+    void released(String key);
 }

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  * @param token the fencing token: strictly greater than every earlier grant's token for the key
  * @param attachment backend state the core hands back on renewal and release (a node path, a
  *     revision), or {@code null}
- * @param confirmedAtNanos the {@link System#nanoTime()} at which the request that last confirmed
+ * @param confirmedAtNanos the client's {@link BackendContext#ticker()} reading at which the request that last confirmed
  *     the grant's lease on the server was sent, or {@code null} if that is the acquisition call
  */
 public record Grant(long token, Object attachment, Long confirmedAtNanos) implements AcquireResult {
@@ -39,7 +39,7 @@ public record Grant(long token, Object attachment, Long confirmedAtNanos) implem
     }
 
     /**
-     * @param sentAtNanos the {@link System#nanoTime()} at which the request that last confirmed
+     * @param sentAtNanos the client's {@link BackendContext#ticker()} reading at which the request that last confirmed
      *     the lease was sent (a keep-alive, a session heartbeat, the queue entry's own write)
      * @return this grant with that confirmation time
      */

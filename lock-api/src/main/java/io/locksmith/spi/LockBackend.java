@@ -1,8 +1,10 @@
 package io.locksmith.spi;
 
+import io.locksmith.LossReason;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The atomic primitives of one backend connection. The core builds waiting, deadlines, async
@@ -88,6 +90,29 @@ public interface LockBackend extends AutoCloseable {
      * @return whether the lease was still held and is now released
      */
     boolean release(HeldLease lease);
+
+    /**
+     * Tells the backend that the core no longer counts a lease as held: its local deadline passed
+     * without a confirmed renewal ({@link LossReason#LEASE_EXPIRED}), or a renewal, a watch or a
+     * session said it is gone. The core keeps the table of held leases and their deadlines
+     * ({@link BackendContext#heldLeases()}); a backend whose server would keep the key past the
+     * lease (a ZooKeeper node lives as long as its session, an etcd key as long as a lease shared
+     * by other grants) removes it here, owner-checked, so that the next waiter is not kept out.
+     * Called on a worker thread, once per lease; may throw {@link io.locksmith.LockBackendException},
+     * which the core logs. The default does nothing: the server's own expiry ends the key.
+     *
+     * @param lease the lease no longer held
+     * @param reason why the core counts it lost
+     */
+    default void lost(HeldLease lease, LossReason reason) {}
+
+    /**
+     * @return the kinds of hold this backend keeps; the core asks for no other. Exclusive only by
+     *     default.
+     */
+    default Set<Hold.Kind> holds() {
+        return Set.of(Hold.Kind.EXCLUSIVE);
+    }
 
     /** @return the backend's native wake-up on release, if it has one */
     default Optional<ReleaseSignals> releaseSignals() {

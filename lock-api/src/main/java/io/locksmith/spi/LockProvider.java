@@ -22,7 +22,7 @@ public interface LockProvider {
     /**
      * The names of the backend's own options (beyond {@link io.locksmith.LockOptions#OPTION_NAMES}),
      * accepted in the URI's query or the options map. The core rejects any other name before
-     * calling {@link #open(BackendConfig)}, unless {@link #passesUnknownQueryParameters()}.
+     * calling {@link #open(BackendContext)}, unless {@link #passesUnknownQueryParameters()}.
      *
      * @return the option names; empty by default
      */
@@ -44,10 +44,10 @@ public interface LockProvider {
     /**
      * Opens a backend. May connect; must fail within the backend's connection timeout.
      *
-     * @param config the location, options and event sink
+     * @param context the location, options, event sink and the client's scheduler and clock
      * @return the open backend
      * @throws io.locksmith.LockConfigurationException if the configuration is unusable
      * @throws io.locksmith.LockBackendException if the backend cannot be reached
      */
-    LockBackend open(BackendConfig config);
+    LockBackend open(BackendContext context);
 }

@@ -1,5 +1,7 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Durations;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Bad input gets a clear error at once: never a hang, never a silent default. */
 class ArgumentsTest {
 
-    private final LockClient client = LockClient.of(events -> new TestBackend(), LockOptions.defaults());
+    private final LockClient client = LockClient.of(new TestBackend()::attach, LockOptions.defaults());
 
     @AfterEach
     void close() {

@@ -39,9 +39,9 @@ class CoreFaultsTest {
             .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
 
     private LockClient open(LockOptions options) {
-        return LockClient.of(e -> {
-            events.set(e);
-            return backend;
+        return LockClient.of(context -> {
+            events.set(context.events());
+            return backend.attach(context);
         }, options);
     }
 

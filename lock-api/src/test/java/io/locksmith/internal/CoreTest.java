@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class CoreTest {
 
     private final TestBackend backend = new TestBackend();
-    private LockClient client = LockClient.of(events -> backend, LockOptions.builder()
+    private LockClient client = LockClient.of(backend::attach, LockOptions.builder()
             .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
 
     @AfterEach
@@ -51,7 +51,7 @@ class CoreTest {
     @Test
     void prefixIsPutBeforeTheName() {
         client.close();
-        client = LockClient.of(events -> backend, LockOptions.builder().prefix("billing").build());
+        client = LockClient.of(backend::attach, LockOptions.builder().prefix("billing").build());
         client.lock("order:1").acquire(Duration.ZERO);
         assertThat(backend.owners).containsOnlyKeys("billing:order:1");
     }
@@ -85,7 +85,7 @@ class CoreTest {
         backend.signals = true;
         backend.holderLeft = Duration.ofSeconds(20);
         client.close();
-        client = LockClient.of(events -> backend, LockOptions.builder()
+        client = LockClient.of(backend::attach, LockOptions.builder()
                 .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         List<CompletableFuture<LockHandle>> waiters = new ArrayList<>();
@@ -171,7 +171,7 @@ class CoreTest {
     @Test
     void renewalRenewsAThousandLocksInOneCallPerTick() {
         client.close();
-        client = LockClient.of(events -> backend, LockOptions.builder().lease(Duration.ofMillis(600)).build());
+        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofMillis(600)).build());
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             handles.add(client.lock("n" + i).acquire(Duration.ZERO));
@@ -189,7 +189,7 @@ class CoreTest {
     @Test
     void failingRenewalsLoseTheLockWhenTheLeaseRunsOut() {
         client.close();
-        client = LockClient.of(events -> backend, LockOptions.builder().lease(Duration.ofMillis(300)).build());
+        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofMillis(300)).build());
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         AtomicInteger calls = new AtomicInteger();
         h.onLost(calls::incrementAndGet);
@@ -203,7 +203,7 @@ class CoreTest {
     @Test
     void renewalThatFindsAnotherOwnerLosesAtOnce() {
         client.close();
-        client = LockClient.of(events -> backend, LockOptions.builder().lease(Duration.ofSeconds(3)).build());
+        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofSeconds(3)).build());
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         backend.owners.put("a", "someone-else");
         await().atMost(Duration.ofSeconds(5)).until(() -> !h.isHeld());
@@ -216,9 +216,9 @@ class CoreTest {
     void eventsFromTheBackendLoseHandles() {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
-        client = LockClient.of(events -> {
-            sink.set(events);
-            return backend;
+        client = LockClient.of(context -> {
+            sink.set(context.events());
+            return backend.attach(context);
         }, LockOptions.defaults());
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         LockHandle b = client.lock("b").acquire(Duration.ZERO);
@@ -234,9 +234,9 @@ class CoreTest {
     void callbackRegisteredAfterLossRunsAtOnceAndCallbacksRunOffTheCallersThread() throws Exception {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
-        client = LockClient.of(events -> {
-            sink.set(events);
-            return backend;
+        client = LockClient.of(context -> {
+            sink.set(context.events());
+            return backend.attach(context);
         }, LockOptions.defaults());
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         AtomicReference<Thread> ranOn = new AtomicReference<>();

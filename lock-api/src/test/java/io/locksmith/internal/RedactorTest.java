@@ -1,5 +1,7 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.Redaction;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -25,12 +27,12 @@ class RedactorTest {
         "jdbc:postgresql://db/app?user=app&password=p@ss|jdbc:postgresql://db/app?user=app&password=****",
     })
     void masksSecrets(String in, String out) {
-        assertThat(Redactor.redact(in)).isEqualTo(out);
+        assertThat(Redaction.redact(in)).isEqualTo(out);
     }
 
     @Test
     void masksSecretOptions() {
-        assertThat(Redactor.redactOptions(Map.of("password", "x", "user", "u", "account-key", "k")))
+        assertThat(Redaction.redactOptions(Map.of("password", "x", "user", "u", "account-key", "k")))
                 .containsEntry("password", "****").containsEntry("user", "u").containsEntry("account-key", "****");
     }
 }

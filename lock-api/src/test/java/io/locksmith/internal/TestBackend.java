@@ -141,12 +141,30 @@ final class TestBackend implements LockBackend {
         });
     }
 
+    /**
+     * @param context a client's context
+     * @return this backend as that client sees it: its release signals reach that client
+     */
+    LockBackend attach(io.locksmith.spi.BackendContext context) {
+        return new io.locksmith.spi.ForwardingLockBackend(this) {
+            @Override
+            public Optional<io.locksmith.spi.ReleaseSignals> releaseSignals() {
+                return TestBackend.this.releaseSignals(context.events());
+            }
+        };
+    }
+
     @Override
     public Optional<io.locksmith.spi.ReleaseSignals> releaseSignals() {
+        throw new IllegalStateException("a test opens a client over attach(context)");
+    }
+
+    private Optional<io.locksmith.spi.ReleaseSignals> releaseSignals(io.locksmith.spi.BackendEvents events) {
         if (!signals) {
             return Optional.empty();
         }
-        return Optional.of((key, onRelease) -> {
+        return Optional.of(key -> {
+            Runnable onRelease = () -> events.released(key);
             CountDownLatch stall = subscribeStall;
             if (stall != null) {
                 subscribing.countDown();

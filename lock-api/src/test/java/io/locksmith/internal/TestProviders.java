@@ -1,6 +1,6 @@
 package io.locksmith.internal;
 
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.Set;
@@ -32,14 +32,14 @@ final class TestProviders {
         }
 
         @Override
-        public LockBackend open(BackendConfig config) {
-            return new TestBackend();
+        public LockBackend open(BackendContext config) {
+            return new TestBackend().attach(config);
         }
     }
 
     /** Opens {@code test:} URIs and remembers the configuration it was given. */
     public static final class Scripted extends Fixed {
-        static final AtomicReference<BackendConfig> LAST = new AtomicReference<>();
+        static final AtomicReference<BackendContext> LAST = new AtomicReference<>();
 
         public Scripted() {
             super("scripted", "test");
@@ -51,7 +51,7 @@ final class TestProviders {
         }
 
         @Override
-        public LockBackend open(BackendConfig config) {
+        public LockBackend open(BackendContext config) {
             LAST.set(config);
             return super.open(config);
         }
@@ -86,7 +86,7 @@ final class TestProviders {
         }
 
         @Override
-        public LockBackend open(BackendConfig config) {
+        public LockBackend open(BackendContext config) {
             throw new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler");
         }
     }
@@ -98,7 +98,7 @@ final class TestProviders {
         }
 
         @Override
-        public LockBackend open(BackendConfig config) {
+        public LockBackend open(BackendContext config) {
             throw new io.locksmith.LockBackendException("cannot connect to wrapped-missing-class://h",
                     new IllegalStateException("connection failed",
                             new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler")));
@@ -112,7 +112,7 @@ final class TestProviders {
         }
 
         @Override
-        public LockBackend open(BackendConfig config) {
+        public LockBackend open(BackendContext config) {
             return BadStatics.backend();
         }
     }

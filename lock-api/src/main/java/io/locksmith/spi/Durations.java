@@ -1,4 +1,4 @@
-package io.locksmith.internal;
+package io.locksmith.spi;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
-    private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
 
     private Durations() {}
 
@@ -59,16 +58,5 @@ public final class Durations {
             return d.toMillis() + "ms";
         }
         return d.toString().substring(2).toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * @param wait a non-negative wait
-     * @return the wait in nanoseconds, capped so that adding it to {@link System#nanoTime()} cannot overflow
-     */
-    public static long waitNanos(Duration wait) {
-        if (wait.getSeconds() >= MAX_WAIT_NANOS / 1_000_000_000L) {
-            return MAX_WAIT_NANOS;
-        }
-        return wait.toNanos();
     }
 }
