@@ -87,13 +87,15 @@ final class DefaultDistributedLock implements DistributedLock {
             return tryAcquire().orElseThrow(() -> timeout(wait)); // one attempt, as tryAcquire() makes it
         }
         client.ensureOpen();
-        long start = System.nanoTime();
+        long start = client.clock().nanoTime();
         AcquireRequest request = newRequest();
         boolean uncertain = false;
-        if (client.backendImpl().queue().isEmpty() || wait.isZero()) {
+        long[] holderLeft = {-1};
+        boolean queued = client.backendImpl().queue().isPresent();
+        if (!queued) {
             LockHandle handle;
             try {
-                handle = attempt(request);
+                handle = attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft[0] = d.toNanos()));
             } catch (LockBackendException e) {
                 if (wait.isZero()) {
                     client.keeper().abandon(request);
@@ -109,8 +111,13 @@ final class DefaultDistributedLock implements DistributedLock {
                 throw timeout(wait);
             }
         }
-        long remaining = Waits.nanos(wait) - (System.nanoTime() - start);
-        CompletableFuture<LockHandle> pending = startWaiting(request, Math.max(0, remaining), wait, uncertain);
+        long remaining = Math.max(0, Waits.nanos(wait) - (client.clock().nanoTime() - start));
+        // the caller's own attempt (or, for a queue, its own enqueue) starts the wait: the first
+        // answer is not asked for again on a worker
+        CompletableFuture<LockHandle> pending = queued
+                ? client.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
+                : client.track(new PollingAcquisition(this, request, remaining, wait, uncertain)
+                        .startAfter(uncertain ? -2 : holderLeft[0]), name);
         try {
             return pending.get();
         } catch (InterruptedException e) {
@@ -141,7 +148,7 @@ final class DefaultDistributedLock implements DistributedLock {
     private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,
             boolean uncertain) {
         if (client.backendImpl().queue().isPresent() && waitNanos > 0) {
-            return client.track(new QueuedAcquisition(this, request, waitNanos, wait).start(), name);
+            return client.track(new QueuedAcquisition(this, request, waitNanos, wait, false).start(), name);
         }
         return client.track(new PollingAcquisition(this, request, waitNanos, wait, uncertain).start(), name);
     }
@@ -186,7 +193,7 @@ final class DefaultDistributedLock implements DistributedLock {
      * {@link #LATE} when the attempt's own grant ran out before its answer came.
      */
     DefaultLockHandle attempt(AcquireRequest request, java.util.function.Consumer<Held> held) {
-        long start = System.nanoTime();
+        long start = client.clock().nanoTime();
         AcquireResult result;
         client.keeper().expect(request.owner());
         try {
@@ -221,7 +228,7 @@ final class DefaultDistributedLock implements DistributedLock {
                 renewInterval());
         client.keeper().register(handle);
         if (client.isClosed()) {
-            handle.close();
+            client.onWorker(handle::close); // off the caller's thread, which may be a backend's I/O thread
             throw new IllegalStateException("lock client for " + client.backend() + " was closed while acquiring '"
                     + name + "'");
         }

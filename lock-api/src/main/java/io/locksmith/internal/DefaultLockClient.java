@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,7 +37,7 @@ final class DefaultLockClient implements LockClient {
     private final LockOptions options;
     private final String ownerPrefix;
     private final AtomicLong ownerSequence = new AtomicLong();
-    private final ScheduledThreadPoolExecutor timer;
+    private final CoreClock clock;
     private final ExecutorService workers;
     private volatile LeaseKeeper keeper;
     private volatile SignalHub signals;
@@ -48,24 +47,24 @@ final class DefaultLockClient implements LockClient {
     private final Map<CompletableFuture<LockHandle>, String> acquiring = new java.util.concurrent.ConcurrentHashMap<>();
 
     private DefaultLockClient(BackendContext.Builder context, Function<BackendContext, LockBackend> backends,
-            LockOptions options) {
+            LockOptions options, CoreClock clock) {
         int id = CLIENTS.incrementAndGet();
         this.options = options;
         this.ownerPrefix = ProcessHandle.current().pid() + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + "-";
-        this.timer = new ScheduledThreadPoolExecutor(1, threads("locksmith-" + id + "-timer"));
-        this.timer.setRemoveOnCancelPolicy(true);
-        this.workers = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
+        this.clock = clock == null ? CoreClock.system("locksmith-" + id + "-timer") : clock;
+        ExecutorService pool = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
+        this.workers = clock == null ? pool : new InFlightWorkers(pool);
         this.heldLeases = new HeldTableView();
         try {
             this.backend = backends.apply(context.lockOptions(options).events(events()).scheduler(scheduler())
-                    .heldLeases(heldLeases).build());
+                    .heldLeases(heldLeases).ticker(this.clock).build());
         } catch (RuntimeException e) {
-            timer.shutdownNow();
+            this.clock.shutdown();
             workers.shutdownNow();
             throw e;
         }
-        this.keeper = new LeaseKeeper(backend, timer, workers);
+        this.keeper = new LeaseKeeper(backend, this.clock, workers);
         this.signals = backend.releaseSignals().map(SignalHub::new).orElse(null);
         this.heldLeases.keeper = keeper;
         checkLease(options.lease());
@@ -75,7 +74,7 @@ final class DefaultLockClient implements LockClient {
     static LockClient open(LockProvider provider, String scheme, String location, Map<String, String> backendOptions,
             LockOptions options, java.util.function.UnaryOperator<LockBackend> decorator) {
         return new DefaultLockClient(BackendContext.builder(scheme, location).options(backendOptions),
-                context -> decorated(provider.open(context), decorator), options);
+                context -> decorated(provider.open(context), decorator), options, null);
     }
 
     private static LockBackend decorated(LockBackend backend, java.util.function.UnaryOperator<LockBackend> decorator) {
@@ -89,7 +88,13 @@ final class DefaultLockClient implements LockClient {
 
     /** Wraps a backend that a provider module builds around an existing client object. */
     static LockClient wrap(Function<BackendContext, LockBackend> backend, LockOptions options) {
-        return new DefaultLockClient(BackendContext.builder("custom", ""), backend, options);
+        return new DefaultLockClient(BackendContext.builder("custom", ""), backend, options, null);
+    }
+
+    /** Wraps a backend in a client that runs on the given clock (the core's tests). */
+    static DefaultLockClient onClock(Function<BackendContext, LockBackend> backend, LockOptions options,
+            CoreClock clock) {
+        return new DefaultLockClient(BackendContext.builder("custom", ""), backend, options, clock);
     }
 
     private BackendEvents events() {
@@ -126,9 +131,7 @@ final class DefaultLockClient implements LockClient {
             @Override
             public Scheduled schedule(Runnable task, Duration delay) {
                 try {
-                    java.util.concurrent.ScheduledFuture<?> f = timer.schedule(() -> onWorker(guarded(task)),
-                            delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
-                    return () -> f.cancel(false);
+                    return clock.schedule(() -> onWorker(guarded(task)), delay.toNanos());
                 } catch (RejectedExecutionException closing) {
                     return () -> {};
                 }
@@ -146,13 +149,9 @@ final class DefaultLockClient implements LockClient {
                         }
                     }
                 });
-                try {
-                    java.util.concurrent.ScheduledFuture<?> f = timer.scheduleAtFixedRate(() -> onWorker(once),
-                            period.toNanos(), period.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
-                    return () -> f.cancel(false);
-                } catch (RejectedExecutionException closing) {
-                    return () -> {};
-                }
+                Periodic p = new Periodic(once, period.toNanos());
+                p.next();
+                return p;
             }
 
             @Override
@@ -164,6 +163,43 @@ final class DefaultLockClient implements LockClient {
                 }
             }
         };
+    }
+
+    /** A backend's periodic task: due every period from the last due time, each run on a worker. */
+    private final class Periodic implements BackendScheduler.Scheduled {
+        private final Runnable task;
+        private final long periodNanos;
+        private long due = clock.nanoTime();
+        private BackendScheduler.Scheduled next;
+        private boolean cancelled;
+
+        Periodic(Runnable task, long periodNanos) {
+            this.task = task;
+            this.periodNanos = periodNanos;
+        }
+
+        synchronized void next() {
+            if (cancelled) {
+                return;
+            }
+            due += periodNanos;
+            try {
+                next = clock.schedule(() -> {
+                    onWorker(task);
+                    next();
+                }, due - clock.nanoTime());
+            } catch (RejectedExecutionException closing) {
+                cancelled = true;
+            }
+        }
+
+        @Override
+        public synchronized void cancel() {
+            cancelled = true;
+            if (next != null) {
+                next.cancel();
+            }
+        }
     }
 
     private Runnable guarded(Runnable task) {
@@ -239,8 +275,13 @@ final class DefaultLockClient implements LockClient {
         return keeper;
     }
 
-    ScheduledThreadPoolExecutor timer() {
-        return timer;
+    CoreClock clock() {
+        return clock;
+    }
+
+    /** @return whether no worker task is queued or running (a client on a hand-moved clock only) */
+    boolean workersIdle() {
+        return ((InFlightWorkers) workers).idle();
     }
 
     ExecutorService workers() {
@@ -310,7 +351,7 @@ final class DefaultLockClient implements LockClient {
                 keeper.releaseAll();
             }
         } finally {
-            timer.shutdownNow();
+            clock.shutdown();
             workers.shutdown();
             backend.close();
         }

@@ -82,12 +82,12 @@ final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return state == HELD && System.nanoTime() - deadlineNanos < 0;
+        return state == HELD && keeper.clock().nanoTime() - deadlineNanos < 0;
     }
 
     @Override
     public Duration remainingLease() {
-        long left = deadlineNanos - System.nanoTime();
+        long left = deadlineNanos - keeper.clock().nanoTime();
         return state == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -131,7 +131,7 @@ final class DefaultLockHandle implements LockHandle {
                     + ": " + keeper.backend() + " renews a lease only for the length it was granted ("
                     + Durations.format(lease) + ")");
         }
-        long start = System.nanoTime();
+        long start = keeper.clock().nanoTime();
         RenewOutcome outcome = keeper.renewOne(lease(newLease));
         switch (outcome) {
             case RENEWED -> {

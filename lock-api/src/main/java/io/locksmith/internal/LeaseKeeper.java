@@ -12,8 +12,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +33,7 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
     private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final LockBackend backend;
-    private final ScheduledExecutorService timer;
+    private final CoreClock clock;
     private final ExecutorService workers;
     private final ConcurrentHashMap<String, DefaultLockHandle> held = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, java.util.Set<DefaultLockHandle>> byKey = new ConcurrentHashMap<>();
@@ -42,16 +41,16 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
     // handle was registered (a watch can fire before the grant reaches the core)
     private final java.util.Set<String> pending = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, LossReason> early = new ConcurrentHashMap<>();
-    private final Timed tick = new Timed(this::scheduleTick);
-    private final Timed sweep = new Timed(this::scheduleSweep);
+    private final Timed tick = new Timed(this::scheduleTick, this::now);
+    private final Timed sweep = new Timed(this::scheduleSweep, this::now);
     private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean rerun;
     private boolean renewalFailing;
     private boolean malformedReported;
 
-    LeaseKeeper(LockBackend backend, ScheduledExecutorService timer, ExecutorService workers) {
+    LeaseKeeper(LockBackend backend, CoreClock clock, ExecutorService workers) {
         this.backend = backend;
-        this.timer = timer;
+        this.clock = clock;
         this.workers = workers;
     }
 
@@ -171,6 +170,10 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
         sweep.cancel();
     }
 
+    CoreClock clock() {
+        return clock;
+    }
+
     String backend() {
         return backend.description();
     }
@@ -219,12 +222,12 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
         }
     }
 
-    private ScheduledFuture<?> scheduleTick(long delayNanos) {
-        return timer.schedule(() -> workers.execute(this::renewDue), delayNanos, TimeUnit.NANOSECONDS);
+    private Scheduled scheduleTick(long delayNanos) {
+        return clock.schedule(() -> workers.execute(this::renewDue), delayNanos);
     }
 
-    private ScheduledFuture<?> scheduleSweep(long delayNanos) {
-        return timer.schedule(this::expireOverdue, delayNanos, TimeUnit.NANOSECONDS);
+    private Scheduled scheduleSweep(long delayNanos) {
+        return clock.schedule(this::expireOverdue, delayNanos);
     }
 
     private void renewDue() {
@@ -246,7 +249,7 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
     }
 
     private void renewDueNow() {
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         List<DefaultLockHandle> due = new ArrayList<>();
         for (DefaultLockHandle h : held.values()) {
             if (h.autoRenew() && h.isActive() && h.nextRenewNanos() - now <= h.renewIntervalNanos() / 2) {
@@ -277,7 +280,7 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
         for (DefaultLockHandle h : due) {
             leases.add(h.lease(h.lease()));
         }
-        long sentAt = System.nanoTime();
+        long sentAt = clock.nanoTime();
         List<RenewOutcome> outcomes;
         try {
             outcomes = checked(backend.renew(leases), due.size());
@@ -296,7 +299,7 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
             switch (outcome == null ? RenewOutcome.FAILED : outcome) {
                 case RENEWED -> h.confirm(sentAt, leases.get(i).lease());
                 case NOT_OWNED -> h.lose(LossReason.OWNERSHIP_LOST);
-                default -> h.retryRenewalAt(System.nanoTime() + retryDelay(h));
+                default -> h.retryRenewalAt(clock.nanoTime() + retryDelay(h));
             }
         }
     }
@@ -314,14 +317,18 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
         return java.util.Collections.nCopies(expected, RenewOutcome.FAILED);
     }
 
-    private static long retryDelay(DefaultLockHandle h) {
-        long left = h.deadlineNanos() - System.nanoTime();
+    private long now() {
+        return clock.nanoTime();
+    }
+
+    private long retryDelay(DefaultLockHandle h) {
+        long left = h.deadlineNanos() - clock.nanoTime();
         return Math.max(MIN_RETRY_NANOS, Math.min(MAX_RETRY_NANOS, Math.min(h.renewIntervalNanos() / 4, left / 4)));
     }
 
     private void expireOverdue() {
         sweep.fired();
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         boolean any = false;
         long next = 0;
         for (DefaultLockHandle h : held.values()) {
@@ -340,13 +347,15 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
 
     /** One timer task that runs no later than the earliest time asked of it. */
     private static final class Timed {
-        private final java.util.function.LongFunction<ScheduledFuture<?>> schedule;
+        private final java.util.function.LongFunction<Scheduled> schedule;
+        private final java.util.function.LongSupplier now;
         private volatile boolean scheduled;
         private volatile long at;
-        private ScheduledFuture<?> task;
+        private Scheduled task;
 
-        Timed(java.util.function.LongFunction<ScheduledFuture<?>> schedule) {
+        Timed(java.util.function.LongFunction<Scheduled> schedule, java.util.function.LongSupplier now) {
             this.schedule = schedule;
+            this.now = now;
         }
 
         void by(long when) {
@@ -358,11 +367,11 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
                     return;
                 }
                 if (task != null) {
-                    task.cancel(false);
+                    task.cancel();
                 }
                 at = when;
                 try {
-                    task = schedule.apply(Math.max(0, when - System.nanoTime()));
+                    task = schedule.apply(Math.max(0, when - now.getAsLong()));
                     scheduled = true;
                 } catch (RejectedExecutionException e) {
                     scheduled = false; // the client is closing
@@ -377,7 +386,7 @@ final class LeaseKeeper implements io.locksmith.spi.HeldLeases {
 
         synchronized void cancel() {
             if (task != null) {
-                task.cancel(false);
+                task.cancel();
             }
             scheduled = false;
         }

@@ -7,7 +7,7 @@ import io.locksmith.spi.ReleaseSignals;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,8 +34,8 @@ final class PollingAcquisition implements Runnable {
     private final AtomicBoolean queued = new AtomicBoolean();
     private final Object attempting = new Object(); // one attempt at a time; never held by stop()
     private SignalHub.Membership subscription;
-    private ScheduledFuture<?> retry;
-    private ScheduledFuture<?> expiry;
+    private Scheduled retry;
+    private Scheduled expiry;
     private LockBackendException lastFailure;
     private volatile boolean uncertain; // an attempt failed without an answer: it may have taken the lock
     private volatile boolean attemptOut; // an attempt is on its way: if the wait ends now, its outcome is unknown
@@ -48,18 +48,44 @@ final class PollingAcquisition implements Runnable {
         this.uncertain = uncertain;
         this.request = request;
         this.wait = wait;
-        this.deadline = System.nanoTime() + waitNanos;
+        this.deadline = lock.client().clock().nanoTime() + waitNanos;
         this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
     }
 
     CompletableFuture<LockHandle> start() {
-        result.whenComplete((handle, failure) -> stop(handle == null));
-        synchronized (this) {
-            expiry = lock.client().timer().schedule(() -> lock.client().onWorker(this::expire),
-                    deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
+        arm();
         submit();
         return result;
+    }
+
+    /**
+     * Starts the wait after the caller's own first attempt found the lock held: subscribes (on the
+     * caller's thread) and makes one more attempt, or sleeps, without repeating the first attempt.
+     *
+     * @param holderLeft the holder's remaining lease from that attempt in nanoseconds, -1 if the
+     *     backend did not say, or -2 if the attempt failed (then the next attempt comes at once)
+     */
+    CompletableFuture<LockHandle> startAfter(long holderLeft) {
+        arm();
+        if (holderLeft == -2) {
+            submit();
+            return result;
+        }
+        synchronized (attempting) {
+            this.holderLeft = holderLeft;
+            if (!result.isDone()) {
+                plan();
+            }
+        }
+        return result;
+    }
+
+    private void arm() {
+        result.whenComplete((handle, failure) -> stop(handle == null));
+        synchronized (this) {
+            expiry = lock.client().clock().schedule(() -> lock.client().onWorker(this::expire),
+                    deadline - lock.client().clock().nanoTime());
+        }
     }
 
     /** Queues one attempt unless one is queued already. */
@@ -113,7 +139,12 @@ final class PollingAcquisition implements Runnable {
             result.completeExceptionally(e);
             return;
         }
-        long remaining = deadline - System.nanoTime();
+        plan();
+    }
+
+    /** After an attempt that did not get the lock: subscribe and try once more, or sleep. */
+    private void plan() {
+        long remaining = deadline - lock.client().clock().nanoTime();
         if (remaining <= 0) {
             expire();
             return;
@@ -141,7 +172,7 @@ final class PollingAcquisition implements Runnable {
         synchronized (this) {
             long pause = Math.min(pause(), remaining);
             try {
-                retry = lock.client().timer().schedule(this::submit, pause, TimeUnit.NANOSECONDS);
+                retry = lock.client().clock().schedule(this::submit, pause);
             } catch (RejectedExecutionException e) {
                 result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
             }
@@ -170,7 +201,7 @@ final class PollingAcquisition implements Runnable {
     private void wake() {
         synchronized (this) {
             if (retry != null) {
-                retry.cancel(false);
+                retry.cancel();
             }
             backoff.reset();
         }
@@ -190,10 +221,10 @@ final class PollingAcquisition implements Runnable {
             s = subscription;
             subscription = null;
             if (retry != null) {
-                retry.cancel(false);
+                retry.cancel();
             }
             if (expiry != null) {
-                expiry.cancel(false);
+                expiry.cancel();
             }
         }
         if (s != null) {

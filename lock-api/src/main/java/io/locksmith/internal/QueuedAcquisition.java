@@ -10,7 +10,7 @@ import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,25 +33,35 @@ final class QueuedAcquisition {
     private final Backoff backoff;
     private final CompletableFuture<LockHandle> result = new CompletableFuture<>();
     private volatile QueuedAcquirer.Ticket ticket;
-    private volatile ScheduledFuture<?> expiry;
-    private volatile ScheduledFuture<?> retry;
+    private volatile Scheduled expiry;
+    private volatile Scheduled retry;
     private volatile LockBackendException lastFailure;
+    // a caller blocked in acquire() waits for the result: it enqueues on its own thread, and a grant
+    // that needs no backend call is handed out on the thread that made it; an asynchronous caller's
+    // future completes on a worker, never on the backend's I/O thread
+    private final boolean callerWaits;
 
-    QueuedAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait) {
+    QueuedAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
+            boolean callerWaits) {
         this.lock = lock;
+        this.callerWaits = callerWaits;
         this.request = request;
         this.wait = wait;
-        this.deadline = System.nanoTime() + waitNanos;
+        this.deadline = lock.client().clock().nanoTime() + waitNanos;
         this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
     }
 
     CompletableFuture<LockHandle> start() {
         result.whenComplete((handle, failure) -> stop(handle == null));
         try {
-            expiry = lock.client().timer().schedule(() -> lock.client().onWorker(this::expire),
-                    deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            expiry = lock.client().clock().schedule(() -> lock.client().onWorker(this::expire),
+                    deadline - lock.client().clock().nanoTime());
             lock.client().keeper().expect(request.owner());
-            lock.client().workers().execute(this::enqueue);
+            if (callerWaits) {
+                enqueue();
+            } else {
+                lock.client().workers().execute(this::enqueue);
+            }
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
         }
@@ -82,7 +92,7 @@ final class QueuedAcquisition {
     }
 
     private void granted(QueuedAcquirer.Ticket t, Grant grant, Throwable failure) {
-        long arrived = System.nanoTime();
+        long arrived = lock.client().clock().nanoTime();
         if (failure != null) {
             Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
@@ -94,7 +104,45 @@ final class QueuedAcquisition {
             }
             return;
         }
-        lock.client().onWorker(() -> handOut(t, grant, arrived));
+        if (callerWaits && grant.confirmedAt().isPresent()) {
+            handOutHere(t, grant, arrived);
+        } else {
+            lock.client().onWorker(() -> handOut(t, grant, arrived));
+        }
+    }
+
+    /**
+     * Hands a confirmed grant to a blocked caller on the thread that made it (a backend's I/O
+     * thread): nothing here calls the backend; every path that would (the wait already ended, the
+     * grant no longer held, the client closing) goes on on a worker.
+     */
+    private void handOutHere(QueuedAcquirer.Ticket t, Grant grant, long arrived) {
+        if (result.isDone() || lock.client().isClosed()) {
+            lock.client().onWorker(() -> handOut(t, grant, arrived));
+            return;
+        }
+        DefaultLockHandle handle;
+        try {
+            handle = lock.adopt(request, grant, Math.min(grant.confirmedAt().getAsLong(), arrived));
+        } catch (IllegalStateException closed) {
+            result.completeExceptionally(closed);
+            return;
+        }
+        if (!handle.isHeld()) {
+            lock.client().onWorker(() -> {
+                handle.close();
+                failedTicket(t, notHeldOnArrival());
+            });
+            return;
+        }
+        if (!result.complete(handle)) {
+            lock.client().onWorker(handle::close);
+        }
+    }
+
+    private LockBackendException notHeldOnArrival() {
+        return new LockBackendException("the grant of lock '" + lock.name() + "' on " + lock.client().backend()
+                + " was no longer held when it arrived");
     }
 
     private void handOut(QueuedAcquirer.Ticket t, Grant grant, long arrived) {
@@ -106,7 +154,7 @@ final class QueuedAcquisition {
         if (grant.confirmedAt().isPresent()) {
             confirmed = Math.min(grant.confirmedAt().getAsLong(), arrived);
         } else {
-            confirmed = System.nanoTime();
+            confirmed = lock.client().clock().nanoTime();
             RenewOutcome outcome;
             try {
                 outcome = lock.client().keeper().renewOne(heldLease(grant));
@@ -132,8 +180,7 @@ final class QueuedAcquisition {
         if (!handle.isHeld()) {
             // lost before it was handed out, or its lease ran out by its confirmation: not a lock
             handle.close();
-            failedTicket(t, new LockBackendException("the grant of lock '" + lock.name() + "' on "
-                    + lock.client().backend() + " was no longer held when it arrived"));
+            failedTicket(t, notHeldOnArrival());
             return;
         }
         if (!result.complete(handle)) {
@@ -163,14 +210,13 @@ final class QueuedAcquisition {
                 // the entry goes with its lease
             }
         }
-        long pause = Math.min(backoff.nextNanos(), deadline - System.nanoTime());
+        long pause = Math.min(backoff.nextNanos(), deadline - lock.client().clock().nanoTime());
         if (result.isDone() || pause <= 0) {
             expire();
             return;
         }
         try {
-            retry = lock.client().timer().schedule(() -> lock.client().onWorker(this::enqueue), pause,
-                    TimeUnit.NANOSECONDS);
+            retry = lock.client().clock().schedule(() -> lock.client().onWorker(this::enqueue), pause);
         } catch (RejectedExecutionException closed) {
             result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
         }
@@ -185,13 +231,13 @@ final class QueuedAcquisition {
         if (withoutHandle && ticket == null) {
             lock.client().keeper().abandon(request); // an enqueue on its way may have taken the lock
         }
-        ScheduledFuture<?> e = expiry;
+        Scheduled e = expiry;
         if (e != null) {
-            e.cancel(false);
+            e.cancel();
         }
-        ScheduledFuture<?> r = retry;
+        Scheduled r = retry;
         if (r != null) {
-            r.cancel(false);
+            r.cancel();
         }
         QueuedAcquirer.Ticket t = ticket;
         if (t != null && !t.granted().isDone()) {

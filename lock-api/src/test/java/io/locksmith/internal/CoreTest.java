@@ -27,12 +27,38 @@ import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The core's machinery (waiting, renewal, loss, cancellation, interrupts) over {@link TestBackend}. */
+/**
+ * The core's machinery (waiting, renewal, loss, cancellation, interrupts) over {@link TestBackend},
+ * on a {@link ManualClock}: leases, renewal ticks, back-offs and wait deadlines fall due when a test
+ * moves the clock, never by waiting in real time.
+ */
 class CoreTest {
 
+    private static final LockOptions FAST_BACKOFF = LockOptions.builder()
+            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build();
+
     private final TestBackend backend = new TestBackend();
-    private LockClient client = LockClient.of(backend::attach, LockOptions.builder()
-            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+    private ManualClock clock;
+    private DefaultLockClient client = open(FAST_BACKOFF);
+
+    /** Opens a client on a clock of its own (closing a client stops its clock). */
+    private DefaultLockClient open(LockOptions options) {
+        clock = new ManualClock();
+        return DefaultLockClient.onClock(backend::attach, options, clock);
+    }
+
+    /** Moves the clock by {@code total} in steps, letting the work that falls due run after each. */
+    private void pass(Duration total, Duration step) {
+        for (long t = 0; t < total.toNanos(); t += step.toNanos()) {
+            clock.advance(step);
+            settle();
+        }
+    }
+
+    /** Waits (in real time, briefly) until the client's workers have run what they were given. */
+    private void settle() {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(client::workersIdle);
+    }
 
     @AfterEach
     void close() {
@@ -49,9 +75,32 @@ class CoreTest {
     }
 
     @Test
+    void aContendedAcquireMakesAtMostTwoBackendCallsBeforeItsFirstSleep() {
+        for (boolean signals : new boolean[] {true, false}) {
+            for (boolean async : new boolean[] {false, true}) {
+                backend.signals = signals;
+                client.close();
+                client = open(FAST_BACKOFF);
+                LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+                int before = backend.acquireCalls.get();
+                CompletableFuture<LockHandle> waiter = async ? client.lock("a").acquireAsync(Duration.ofSeconds(30))
+                        : CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofSeconds(30)));
+                // asleep: the wait's deadline and its first back-off are on the clock, no work is left
+                await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2 && client.workersIdle());
+                assertThat(backend.acquireCalls.get() - before)
+                        .as("backend calls before the first sleep (signals %s, async %s): the first attempt's answer"
+                                + " starts the wait; with signals one more attempt follows the subscription", signals, async)
+                        .isEqualTo(signals ? 2 : 1);
+                waiter.cancel(false);
+                holder.close();
+            }
+        }
+    }
+
+    @Test
     void prefixIsPutBeforeTheName() {
         client.close();
-        client = LockClient.of(backend::attach, LockOptions.builder().prefix("billing").build());
+        client = open(LockOptions.builder().prefix("billing").build());
         client.lock("order:1").acquire(Duration.ZERO);
         assertThat(backend.owners).containsOnlyKeys("billing:order:1");
     }
@@ -59,13 +108,15 @@ class CoreTest {
     @Test
     void waitingRetriesWithBackoffUntilTheDeadline() {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
-        long start = System.nanoTime();
-        assertThatThrownBy(() -> client.lock("a").acquire(Duration.ofMillis(300)))
-                .isInstanceOf(LockTimeoutException.class)
-                .hasMessageContaining("'a'").hasMessageContaining("300ms").hasMessageContaining("test://backend");
-        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertThat(tookMillis).isBetween(250L, 5_000L);
-        assertThat(backend.acquireCalls.get()).as("retried, with pauses").isBetween(4, 200);
+        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
+                () -> client.lock("a").acquire(Duration.ofMillis(300)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
+        pass(Duration.ofMillis(295), Duration.ofMillis(5));
+        assertThat(waiter).as("still waiting 5 ms before its deadline").isNotDone();
+        pass(Duration.ofMillis(10), Duration.ofMillis(5));
+        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class)
+                .cause().hasMessageContaining("'a'").hasMessageContaining("300ms").hasMessageContaining("test://backend");
+        assertThat(backend.acquireCalls.get()).as("retried, with 5-20 ms pauses").isBetween(15, 62);
         holder.close();
     }
 
@@ -73,9 +124,12 @@ class CoreTest {
     void waiterTakesTheLockOnceFreed() throws Exception {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend.acquireCalls.get() >= 3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend.acquireCalls.get() >= 2);
+        pass(Duration.ofMillis(100), Duration.ofMillis(5));
+        assertThat(backend.acquireCalls.get()).as("retried with back-off").isGreaterThan(3);
         assertThat(waiter).isNotDone();
         holder.close();
+        pass(Duration.ofMillis(100), Duration.ofMillis(5));
         LockHandle next = waiter.get(10, TimeUnit.SECONDS);
         assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
     }
@@ -85,8 +139,7 @@ class CoreTest {
         backend.signals = true;
         backend.holderLeft = Duration.ofSeconds(20);
         client.close();
-        client = LockClient.of(backend::attach, LockOptions.builder()
-                .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+        client = open(FAST_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         List<CompletableFuture<LockHandle>> waiters = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
@@ -95,7 +148,8 @@ class CoreTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 201);
         assertThat(backend.listeners.get("a")).as("one backend subscription shared by the client's 100 waiters").hasSize(1);
         int settled = backend.acquireCalls.get();
-        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> backend.acquireCalls.get() == settled);
+        pass(Duration.ofSeconds(2), Duration.ofMillis(20));
+        assertThat(backend.acquireCalls.get()).as("no attempt in 2 s of back-off ticks").isEqualTo(settled);
         assertThat(settled).as("about two attempts per waiter, not one per 5-20 ms back-off tick").isLessThanOrEqualTo(300);
         holder.close();
         CompletableFuture<Object> first = CompletableFuture.anyOf(waiters.toArray(CompletableFuture[]::new));
@@ -107,9 +161,13 @@ class CoreTest {
     @Test
     void backendFailuresAreRetriedAndReportedAtTheDeadline() {
         backend.failing = true;
-        assertThatThrownBy(() -> client.lock("a").acquire(Duration.ofMillis(200)))
-                .isInstanceOf(LockBackendException.class)
-                .hasMessageContaining("'a'").hasMessageContaining("unreachable");
+        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
+                () -> client.lock("a").acquire(Duration.ofMillis(200)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
+        pass(Duration.ofMillis(205), Duration.ofMillis(5));
+        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockBackendException.class)
+                .cause().hasMessageContaining("'a'").hasMessageContaining("unreachable");
+        assertThat(backend.acquireCalls.get()).as("retried").isGreaterThan(2);
         assertThatThrownBy(() -> client.lock("a").tryAcquire()).isInstanceOf(LockBackendException.class);
     }
 
@@ -127,7 +185,7 @@ class CoreTest {
             }
         });
         waiter.start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend.acquireCalls.get() >= 3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend.acquireCalls.get() >= 2 && clock.pending() >= 2);
         waiter.interrupt();
         waiter.join(10_000);
         assertThat(thrown.get()).isInstanceOf(LockInterruptedException.class).hasMessageContaining("'a'");
@@ -135,8 +193,8 @@ class CoreTest {
         int calls = backend.acquireCalls.get();
         holder.close();
         assertThat(backend.owners).as("nothing taken after the interrupt").isEmpty();
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
-                .until(() -> backend.acquireCalls.get() == calls);
+        pass(Duration.ofSeconds(1), Duration.ofMillis(5));
+        assertThat(backend.acquireCalls.get()).as("no attempt after the interrupt").isEqualTo(calls);
     }
 
     @Test
@@ -158,7 +216,7 @@ class CoreTest {
         CompletableFuture<java.util.Optional<LockHandle>> attempt = CompletableFuture.supplyAsync(
                 () -> client.lock("slow").withLease(Duration.ofMillis(50)).tryAcquire());
         assertThat(backend.stalled.await(10, TimeUnit.SECONDS)).isTrue();
-        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // outlast the lease
+        clock.advance(Duration.ofMillis(200)); // outlast the lease
         CountDownLatch stall = backend.stallAcquire;
         backend.stallAcquire = null;
         stall.countDown();
@@ -171,29 +229,35 @@ class CoreTest {
     @Test
     void renewalRenewsAThousandLocksInOneCallPerTick() {
         client.close();
-        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofMillis(600)).build());
+        client = open(LockOptions.builder().lease(Duration.ofMillis(600)).build());
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             handles.add(client.lock("n" + i).acquire(Duration.ZERO));
+            if (i % 100 == 99) {
+                pass(Duration.ofMillis(10), Duration.ofMillis(10)); // taken over 100 ms, as on a busy machine
+            }
         }
-        // on a busy machine the acquisitions span several ticks: locks taken apart fall into step
-        // within two ticks of the last acquisition, and from then on each tick renews them all
-        int acquired = backend.renewBatchSizes.size();
-        await().atMost(Duration.ofSeconds(20)).until(() -> backend.renewBatchSizes.size() >= acquired + 4);
+        // locks taken apart fall into step within two ticks of the last acquisition, and from then
+        // on each tick renews them all
+        pass(Duration.ofMillis(1200), Duration.ofMillis(10));
         assertThat(handles).allMatch(LockHandle::isHeld);
         List<Integer> sizes = List.copyOf(backend.renewBatchSizes);
-        assertThat(sizes.subList(acquired + 2, sizes.size())).as("every tick once in step renews all 1,000; batches %s",
-                sizes).containsOnly(1000);
+        assertThat(sizes.size()).as("ticks in 1.3 s of 200 ms renewals; batches %s", sizes).isBetween(6, 12);
+        assertThat(sizes.subList(sizes.size() - 3, sizes.size())).as("every tick once in step renews all 1,000;"
+                + " batches %s", sizes).containsOnly(1000);
     }
 
     @Test
     void failingRenewalsLoseTheLockWhenTheLeaseRunsOut() {
         client.close();
-        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofMillis(300)).build());
+        client = open(LockOptions.builder().lease(Duration.ofMillis(300)).build());
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         AtomicInteger calls = new AtomicInteger();
         h.onLost(calls::incrementAndGet);
         backend.failing = true;
+        pass(Duration.ofMillis(295), Duration.ofMillis(5));
+        assertThat(h.isHeld()).as("held until its lease runs out, though renewals fail").isTrue();
+        pass(Duration.ofMillis(10), Duration.ofMillis(5));
         await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 1);
         assertThat(h.isHeld()).isFalse();
         assertThat(h.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.LEASE_EXPIRED);
@@ -203,10 +267,11 @@ class CoreTest {
     @Test
     void renewalThatFindsAnotherOwnerLosesAtOnce() {
         client.close();
-        client = LockClient.of(backend::attach, LockOptions.builder().lease(Duration.ofSeconds(3)).build());
+        client = open(LockOptions.builder().lease(Duration.ofSeconds(3)).build());
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         backend.owners.put("a", "someone-else");
-        await().atMost(Duration.ofSeconds(5)).until(() -> !h.isHeld());
+        pass(Duration.ofMillis(1000), Duration.ofMillis(100)); // the first renewal, a third of the lease in
+        assertThat(h.isHeld()).as("lost at the first renewal, long before the lease ends").isFalse();
         assertThat(h.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
         h.close();
         assertThat(backend.owners).containsEntry("a", "someone-else");
@@ -216,10 +281,11 @@ class CoreTest {
     void eventsFromTheBackendLoseHandles() {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
-        client = LockClient.of(context -> {
+        clock = new ManualClock();
+        client = DefaultLockClient.onClock(context -> {
             sink.set(context.events());
             return backend.attach(context);
-        }, LockOptions.defaults());
+        }, LockOptions.defaults(), clock);
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         LockHandle b = client.lock("b").acquire(Duration.ZERO);
         sink.get().lost("a", backend.owners.get("a"), LossReason.OWNERSHIP_LOST);
@@ -234,10 +300,11 @@ class CoreTest {
     void callbackRegisteredAfterLossRunsAtOnceAndCallbacksRunOffTheCallersThread() throws Exception {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
-        client = LockClient.of(context -> {
+        clock = new ManualClock();
+        client = DefaultLockClient.onClock(context -> {
             sink.set(context.events());
             return backend.attach(context);
-        }, LockOptions.defaults());
+        }, LockOptions.defaults(), clock);
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         AtomicReference<Thread> ranOn = new AtomicReference<>();
         CountDownLatch ran = new CountDownLatch(2);
@@ -261,8 +328,11 @@ class CoreTest {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(5)).until(() -> backend.waiting.size() == 1);
-        assertThatThrownBy(() -> client.lock("a").acquire(Duration.ofMillis(100)))
-                .isInstanceOf(LockTimeoutException.class);
+        CompletableFuture<LockHandle> second = CompletableFuture.supplyAsync(
+                () -> client.lock("a").acquire(Duration.ofMillis(100)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend.waiting.size() == 2);
+        pass(Duration.ofMillis(100), Duration.ofMillis(10));
+        assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> backend.cancelled.get() == 1);
         assertThat(backend.acquireCalls).as("waiting does not poll a queueing backend").hasValue(1);
         holder.close();
