@@ -49,7 +49,7 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire() {
-        client.ensureOpen();
+        client.ensureOpen(name);
         AcquireRequest request = newRequest();
         try {
             for (int round = 0; ; round++) {
@@ -86,7 +86,7 @@ final class DefaultDistributedLock implements DistributedLock {
         if (wait.isZero()) {
             return tryAcquire().orElseThrow(() -> timeout(wait)); // one attempt, as tryAcquire() makes it
         }
-        client.ensureOpen();
+        client.ensureOpen(name);
         long start = client.clock().nanoTime();
         AcquireRequest request = newRequest();
         boolean uncertain = false;
@@ -131,8 +131,11 @@ final class DefaultDistributedLock implements DistributedLock {
             if (e.getCause() instanceof LockException le) {
                 throw le;
             }
-            if (e.getCause() instanceof IllegalStateException closed) {
-                throw new IllegalStateException(closed.getMessage(), closed);
+            if (e.getCause() instanceof io.locksmith.LockClientClosedException closed) {
+                throw new io.locksmith.LockClientClosedException(name, client.backend(), "waiting");
+            }
+            if (e.getCause() instanceof IllegalStateException failed) {
+                throw new IllegalStateException(failed.getMessage(), failed);
             }
             throw new LockBackendException("acquiring lock '" + name + "' failed on " + client.backend(), e.getCause());
         }
@@ -141,7 +144,7 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
         Arguments.notNegative("wait", wait);
-        client.ensureOpen();
+        client.ensureOpen(name);
         return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
     }
 
@@ -167,7 +170,7 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public io.locksmith.LockStatus status() {
-        client.ensureOpen();
+        client.ensureOpen(name);
         return client.backendImpl().inspector()
                 .map(i -> i.inspect(key).map(h -> io.locksmith.LockStatus.held(name, h.owner(), h.token(), h.remaining()))
                         .orElseGet(() -> io.locksmith.LockStatus.free(name)))
@@ -229,8 +232,7 @@ final class DefaultDistributedLock implements DistributedLock {
         client.keeper().register(handle);
         if (client.isClosed()) {
             client.onWorker(handle::close); // off the caller's thread, which may be a backend's I/O thread
-            throw new IllegalStateException("lock client for " + client.backend() + " was closed while acquiring '"
-                    + name + "'");
+            throw new io.locksmith.LockClientClosedException(name, client.backend(), "acquiring");
         }
         return handle;
     }

@@ -247,7 +247,7 @@ final class DefaultLockClient implements LockClient {
     @Override
     public DistributedLock lock(String name) {
         Arguments.lockName(name);
-        ensureOpen();
+        ensureOpen(name);
         return new DefaultDistributedLock(this, name, options.lease(), options.autoRenew());
     }
 
@@ -310,9 +310,8 @@ final class DefaultLockClient implements LockClient {
         return acquisition;
     }
 
-    IllegalStateException closedWhileWaiting(String lockName) {
-        return new IllegalStateException("lock client for " + backend.description() + " was closed while waiting for '"
-                + lockName + "'");
+    io.locksmith.LockClientClosedException closedWhileWaiting(String lockName) {
+        return new io.locksmith.LockClientClosedException(lockName, backend.description(), "waiting");
     }
 
     /**
@@ -332,9 +331,9 @@ final class DefaultLockClient implements LockClient {
         return closed.get();
     }
 
-    void ensureOpen() {
+    void ensureOpen(String lockName) {
         if (closed.get()) {
-            throw new IllegalStateException("lock client for " + backend.description() + " is closed");
+            throw new io.locksmith.LockClientClosedException(lockName, backend.description(), null);
         }
     }
 

@@ -124,7 +124,7 @@ final class QueuedAcquisition {
         DefaultLockHandle handle;
         try {
             handle = lock.adopt(request, grant, Math.min(grant.confirmedAt().getAsLong(), arrived));
-        } catch (IllegalStateException closed) {
+        } catch (io.locksmith.LockClientClosedException closed) {
             result.completeExceptionally(closed);
             return;
         }
@@ -173,7 +173,7 @@ final class QueuedAcquisition {
         DefaultLockHandle handle;
         try {
             handle = lock.adopt(request, grant, confirmed);
-        } catch (IllegalStateException closed) {
+        } catch (io.locksmith.LockClientClosedException closed) {
             result.completeExceptionally(closed);
             return;
         }

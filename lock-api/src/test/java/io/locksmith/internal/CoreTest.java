@@ -379,11 +379,16 @@ class CoreTest {
 
     @Test
     void closingTheClientReleasesHandlesAndClosesTheBackend() {
-        LockHandle h = client.lock("a").acquire(Duration.ZERO);
+        DistributedLock lockOfClosedClient = client.lock("a");
+        LockHandle h = lockOfClosedClient.acquire(Duration.ZERO);
         client.close();
         assertThat(h.isHeld()).isFalse();
         assertThat(backend.owners).isEmpty();
         assertThat(backend.closed).isTrue();
-        assertThatThrownBy(() -> client.lock("b")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> client.lock("b")).isInstanceOf(io.locksmith.LockClientClosedException.class)
+                .isInstanceOf(IllegalStateException.class).hasMessage("cannot use lock 'b': the lock client for"
+                        + " test://backend is closed");
+        assertThatThrownBy(() -> lockOfClosedClient.tryAcquire()).isInstanceOf(io.locksmith.LockClientClosedException.class)
+                .hasMessageContaining("'a'").hasMessageContaining("test://backend");
     }
 }
