@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A named lock of one client. The first attempt of a blocking acquisition runs on the caller's
+ * A named lock of one runtime. The first attempt of a blocking acquisition runs on the caller's
  * thread, so an uncontended lock costs one backend call; waiting is handed to an
  * {@link PollingAcquisition} or, where the backend queues natively, a {@link QueuedAcquisition}.
  */
@@ -28,16 +28,16 @@ final class DefaultDistributedLock implements DistributedLock {
     /** What {@link #attempt} reports when its own grant ran out before its answer arrived. */
     static final Held LATE = new Held(null);
 
-    private final DefaultLockClient client;
+    private final ClientRuntime runtime;
     private final String name;
     private final String key;
     private final Duration lease;
     private final boolean autoRenew;
 
-    DefaultDistributedLock(DefaultLockClient client, String name, Duration lease, boolean autoRenew) {
-        this.client = client;
+    DefaultDistributedLock(ClientRuntime runtime, String name, Duration lease, boolean autoRenew) {
+        this.runtime = runtime;
         this.name = name;
-        this.key = client.keyFor(name);
+        this.key = runtime.keyFor(name);
         this.lease = lease;
         this.autoRenew = autoRenew;
     }
@@ -49,7 +49,7 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire() {
-        client.ensureOpen(name);
+        runtime.ensureOpen(name);
         AcquireRequest request = newRequest();
         try {
             for (int round = 0; ; round++) {
@@ -61,12 +61,12 @@ final class DefaultDistributedLock implements DistributedLock {
                 // our own grant ran out during the call: nobody else holds the lock, so "held by
                 // another owner" would be wrong; once more, and a second late grant is an error
                 if (round == 1) {
-                    throw new LockBackendException("acquiring lock '" + name + "' on " + client.backend()
+                    throw new LockBackendException("acquiring lock '" + name + "' on " + runtime.description()
                             + " took longer than its lease of " + Durations.format(lease) + ", twice");
                 }
             }
         } catch (RuntimeException e) {
-            client.keeper().abandon(request); // the attempt may have taken the lock without an answer
+            runtime.calls.abandon(request); // the attempt may have taken the lock without an answer
             throw e;
         }
     }
@@ -86,19 +86,19 @@ final class DefaultDistributedLock implements DistributedLock {
         if (wait.isZero()) {
             return tryAcquire().orElseThrow(() -> timeout(wait)); // one attempt, as tryAcquire() makes it
         }
-        client.ensureOpen(name);
-        long start = client.clock().nanoTime();
+        runtime.ensureOpen(name);
+        long start = runtime.clock.nanoTime();
         AcquireRequest request = newRequest();
         boolean uncertain = false;
         long[] holderLeft = {-1};
-        boolean queued = client.backendImpl().queue().isPresent();
+        boolean queued = runtime.backend.queue().isPresent();
         if (!queued) {
             LockHandle handle;
             try {
                 handle = attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft[0] = d.toNanos()));
             } catch (LockBackendException e) {
                 if (wait.isZero()) {
-                    client.keeper().abandon(request);
+                    runtime.calls.abandon(request);
                     throw e;
                 }
                 handle = null; // the waiting loop retries and reports the failure if it persists
@@ -111,12 +111,12 @@ final class DefaultDistributedLock implements DistributedLock {
                 throw timeout(wait);
             }
         }
-        long remaining = Math.max(0, Waits.nanos(wait) - (client.clock().nanoTime() - start));
+        long remaining = Math.max(0, Waits.nanos(wait) - (runtime.clock.nanoTime() - start));
         // the caller's own attempt (or, for a queue, its own enqueue) starts the wait: the first
         // answer is not asked for again on a worker
         CompletableFuture<LockHandle> pending = queued
-                ? client.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
-                : client.track(new PollingAcquisition(this, request, remaining, wait, uncertain)
+                ? runtime.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
+                : runtime.track(new PollingAcquisition(this, request, remaining, wait, uncertain)
                         .startAfter(uncertain ? -2 : holderLeft[0]), name);
         try {
             return pending.get();
@@ -132,46 +132,46 @@ final class DefaultDistributedLock implements DistributedLock {
                 throw le;
             }
             if (e.getCause() instanceof io.locksmith.LockClientClosedException closed) {
-                throw new io.locksmith.LockClientClosedException(name, client.backend(), "waiting");
+                throw new io.locksmith.LockClientClosedException(name, runtime.description(), "waiting");
             }
             if (e.getCause() instanceof IllegalStateException failed) {
                 throw new IllegalStateException(failed.getMessage(), failed);
             }
-            throw new LockBackendException("acquiring lock '" + name + "' failed on " + client.backend(), e.getCause());
+            throw new LockBackendException("acquiring lock '" + name + "' failed on " + runtime.description(), e.getCause());
         }
     }
 
     @Override
     public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
         Arguments.notNegative("wait", wait);
-        client.ensureOpen(name);
+        runtime.ensureOpen(name);
         return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
     }
 
     private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,
             boolean uncertain) {
-        if (client.backendImpl().queue().isPresent() && waitNanos > 0) {
-            return client.track(new QueuedAcquisition(this, request, waitNanos, wait, false).start(), name);
+        if (runtime.backend.queue().isPresent() && waitNanos > 0) {
+            return runtime.track(new QueuedAcquisition(this, request, waitNanos, wait, false).start(), name);
         }
-        return client.track(new PollingAcquisition(this, request, waitNanos, wait, uncertain).start(), name);
+        return runtime.track(new PollingAcquisition(this, request, waitNanos, wait, uncertain).start(), name);
     }
 
     @Override
     public DistributedLock withLease(Duration lease) {
         Arguments.positive("lease", lease);
-        client.validateLease(lease);
-        return new DefaultDistributedLock(client, name, lease, autoRenew);
+        runtime.calls.validateLease(lease);
+        return new DefaultDistributedLock(runtime, name, lease, autoRenew);
     }
 
     @Override
     public DistributedLock withAutoRenew(boolean autoRenew) {
-        return new DefaultDistributedLock(client, name, lease, autoRenew);
+        return new DefaultDistributedLock(runtime, name, lease, autoRenew);
     }
 
     @Override
     public io.locksmith.LockStatus status() {
-        client.ensureOpen(name);
-        return client.backendImpl().inspector()
+        runtime.ensureOpen(name);
+        return runtime.backend.inspector()
                 .map(i -> i.inspect(key).map(h -> io.locksmith.LockStatus.held(name, h.owner(), h.token(), h.remaining()))
                         .orElseGet(() -> io.locksmith.LockStatus.free(name)))
                 .orElseGet(() -> io.locksmith.LockStatus.unknown(name));
@@ -183,7 +183,7 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     AcquireRequest newRequest() {
-        return AcquireRequest.of(key, name, client.nextOwner(), lease);
+        return AcquireRequest.of(key, name, runtime.nextOwner(), lease);
     }
 
     /** One backend attempt; returns the new handle or null if the lock is held. */
@@ -196,11 +196,11 @@ final class DefaultDistributedLock implements DistributedLock {
      * {@link #LATE} when the attempt's own grant ran out before its answer came.
      */
     DefaultLockHandle attempt(AcquireRequest request, java.util.function.Consumer<Held> held) {
-        long start = client.clock().nanoTime();
+        long start = runtime.clock.nanoTime();
         AcquireResult result;
-        client.keeper().expect(request.owner());
+        runtime.held.expect(request.owner());
         try {
-            result = client.backendImpl().tryAcquire(request);
+            result = runtime.backend.tryAcquire(request);
             if (result instanceof Grant grant) {
                 long confirmed = grant.confirmedAt().orElse(start);
                 DefaultLockHandle handle = adopt(request, grant, confirmed - start < 0 ? confirmed : start);
@@ -216,7 +216,7 @@ final class DefaultDistributedLock implements DistributedLock {
                 return null;
             }
         } finally {
-            client.keeper().settle(request.owner());
+            runtime.held.settle(request.owner());
         }
         if (held != null && result instanceof Held h) {
             held.accept(h);
@@ -227,18 +227,18 @@ final class DefaultDistributedLock implements DistributedLock {
 
     /** Makes a handle of a grant; if the client closed meanwhile, gives the grant back. */
     DefaultLockHandle adopt(AcquireRequest request, Grant grant, long startNanos) {
-        DefaultLockHandle handle = new DefaultLockHandle(client.keeper(), request, grant, startNanos, autoRenew,
+        DefaultLockHandle handle = new DefaultLockHandle(runtime, request, grant, startNanos, autoRenew,
                 renewInterval());
-        client.keeper().register(handle);
-        if (client.isClosed()) {
-            client.onWorker(handle::close); // off the caller's thread, which may be a backend's I/O thread
-            throw new io.locksmith.LockClientClosedException(name, client.backend(), "acquiring");
+        runtime.register(handle);
+        if (runtime.isClosed()) {
+            runtime.workers.run(handle::close); // off the caller's thread, which may be a backend's I/O thread
+            throw new io.locksmith.LockClientClosedException(name, runtime.description(), "acquiring");
         }
         return handle;
     }
 
     private Duration renewInterval() {
-        return client.options().explicitRenewInterval()
+        return runtime.options.explicitRenewInterval()
                 .filter(interval -> interval.compareTo(lease) < 0)
                 .orElse(lease.dividedBy(3));
     }
@@ -256,11 +256,11 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     LockTimeoutException timeout(Duration wait) {
-        return new LockTimeoutException(name, wait, client.backend());
+        return new LockTimeoutException(name, wait, runtime.description());
     }
 
-    DefaultLockClient client() {
-        return client;
+    ClientRuntime runtime() {
+        return runtime;
     }
 
     @Override

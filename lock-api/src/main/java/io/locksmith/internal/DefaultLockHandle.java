@@ -36,7 +36,7 @@ final class DefaultLockHandle implements LockHandle {
     private static final AtomicIntegerFieldUpdater<DefaultLockHandle> CLOSED =
             AtomicIntegerFieldUpdater.newUpdater(DefaultLockHandle.class, "closed");
 
-    private final LeaseKeeper keeper;
+    private final ClientRuntime runtime;
     private final String name;
     private final String key;
     private final String owner;
@@ -54,9 +54,9 @@ final class DefaultLockHandle implements LockHandle {
     private List<Runnable> callbacks;
     private CompletableFuture<LossReason> lost;
 
-    DefaultLockHandle(LeaseKeeper keeper, AcquireRequest request, Grant grant, long startNanos, boolean autoRenew,
+    DefaultLockHandle(ClientRuntime runtime, AcquireRequest request, Grant grant, long startNanos, boolean autoRenew,
             Duration renewInterval) {
-        this.keeper = keeper;
+        this.runtime = runtime;
         this.name = request.name();
         this.key = request.key();
         this.owner = request.owner();
@@ -82,12 +82,12 @@ final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return state == HELD && keeper.clock().nanoTime() - deadlineNanos < 0;
+        return state == HELD && runtime.clock.nanoTime() - deadlineNanos < 0;
     }
 
     @Override
     public Duration remainingLease() {
-        long left = deadlineNanos - keeper.clock().nanoTime();
+        long left = deadlineNanos - runtime.clock.nanoTime();
         return state == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -103,7 +103,7 @@ final class DefaultLockHandle implements LockHandle {
                 return this;
             }
         }
-        keeper.dispatch(List.of(callback), name);
+        runtime.workers.callbacks(List.of(callback), name);
         return this;
     }
 
@@ -118,7 +118,7 @@ final class DefaultLockHandle implements LockHandle {
     @Override
     public void extend(Duration newLease) {
         Arguments.positive("lease", newLease);
-        keeper.validateLease(newLease);
+        runtime.calls.validateLease(newLease);
         if (state == RELEASED) {
             throw new LockNotHeldException(name, "it was released");
         }
@@ -126,13 +126,13 @@ final class DefaultLockHandle implements LockHandle {
             lose(LossReason.LEASE_EXPIRED);
             throw new LockNotHeldException(name, "it was lost (" + lossReason() + ")");
         }
-        if (!newLease.equals(lease) && !keeper.renewsForAnyLease()) {
+        if (!newLease.equals(lease) && !runtime.calls.renewsForAnyLease()) {
             throw new UnsupportedOperationException("cannot extend lock '" + name + "' to " + Durations.format(newLease)
-                    + ": " + keeper.backend() + " renews a lease only for the length it was granted ("
+                    + ": " + runtime.description() + " renews a lease only for the length it was granted ("
                     + Durations.format(lease) + ")");
         }
-        long start = keeper.clock().nanoTime();
-        RenewOutcome outcome = keeper.renewOne(lease(newLease));
+        long start = runtime.clock.nanoTime();
+        RenewOutcome outcome = runtime.calls.renewOne(lease(newLease));
         switch (outcome) {
             case RENEWED -> {
                 lease = newLease;
@@ -142,7 +142,7 @@ final class DefaultLockHandle implements LockHandle {
                 lose(LossReason.OWNERSHIP_LOST);
                 throw new LockNotHeldException(name, "the backend reports another owner or none");
             }
-            default -> throw new LockBackendException("could not extend lock '" + name + "' on " + keeper.backend()
+            default -> throw new LockBackendException("could not extend lock '" + name + "' on " + runtime.description()
                     + "; its current lease has " + Durations.format(remainingLease()) + " left");
         }
     }
@@ -154,15 +154,15 @@ final class DefaultLockHandle implements LockHandle {
         }
         boolean wasHeld = STATE.compareAndSet(this, HELD, RELEASED);
         if (wasHeld) {
-            keeper.forget(this);
+            runtime.forget(this);
         } else if (lossReason() != LossReason.LEASE_EXPIRED) {
             return; // taken by another owner or gone with the session: nothing of ours to release
         }
         try {
-            keeper.release(lease(lease));
+            runtime.calls.release(lease(lease));
         } catch (RuntimeException e) {
             log.warn("could not release lock '{}' on {}; it frees itself when its lease runs out: {}",
-                    name, keeper.backend(), e.toString());
+                    name, runtime.description(), e.toString());
         }
     }
 
@@ -171,8 +171,8 @@ final class DefaultLockHandle implements LockHandle {
         if (!STATE.compareAndSet(this, HELD, LOST)) {
             return;
         }
-        keeper.forget(this);
-        keeper.lost(heldLease, reason);
+        runtime.forget(this);
+        runtime.calls.lost(heldLease, reason);
         List<Runnable> toRun;
         CompletableFuture<LossReason> future;
         synchronized (this) {
@@ -181,12 +181,12 @@ final class DefaultLockHandle implements LockHandle {
             callbacks = null;
             future = lost;
         }
-        log.warn("lock '{}' (token {}) on {} was lost: {}", name, token, keeper.backend(), reason);
+        log.warn("lock '{}' (token {}) on {} was lost: {}", name, token, runtime.description(), reason);
         if (future != null) {
-            keeper.dispatch(List.of(() -> future.complete(reason)), name);
+            runtime.workers.callbacks(List.of(() -> future.complete(reason)), name);
         }
         if (toRun != null) {
-            keeper.dispatch(toRun, name);
+            runtime.workers.callbacks(toRun, name);
         }
     }
 
@@ -200,7 +200,7 @@ final class DefaultLockHandle implements LockHandle {
             confirmedAt = sentAt;
             deadlineNanos = sentAt + sentLease.toNanos();
             nextRenewNanos = sentAt + renewIntervalNanos;
-            keeper.expiryBy(deadlineNanos);
+            runtime.expiry.by(deadlineNanos);
         }
     }
 

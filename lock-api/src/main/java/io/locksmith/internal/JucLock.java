@@ -83,7 +83,7 @@ final class JucLock implements Lock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        long start = lock.client().clock().nanoTime();
+        long start = lock.runtime().clock.nanoTime();
         long waitNanos = Math.max(0, unit.toNanos(time));
         if (!local.tryLock(waitNanos, TimeUnit.NANOSECONDS)) {
             return false;
@@ -91,7 +91,7 @@ final class JucLock implements Lock {
         if (local.getHoldCount() > 1) {
             return true;
         }
-        long left = Math.max(0, waitNanos - (lock.client().clock().nanoTime() - start));
+        long left = Math.max(0, waitNanos - (lock.runtime().clock.nanoTime() - start));
         Optional<LockHandle> taken;
         try {
             taken = lock.tryAcquire(Duration.ofNanos(left));

@@ -26,6 +26,7 @@ final class PollingAcquisition implements Runnable {
     private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final DefaultDistributedLock lock;
+    private final ClientRuntime runtime;
     private final AcquireRequest request;
     private final Duration wait;
     private final long deadline;
@@ -45,11 +46,12 @@ final class PollingAcquisition implements Runnable {
     PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
             boolean uncertain) {
         this.lock = lock;
+        this.runtime = lock.runtime();
         this.uncertain = uncertain;
         this.request = request;
         this.wait = wait;
-        this.deadline = lock.client().clock().nanoTime() + waitNanos;
-        this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
+        this.deadline = runtime.clock.nanoTime() + waitNanos;
+        this.backoff = runtime.backoff();
     }
 
     CompletableFuture<LockHandle> start() {
@@ -83,8 +85,8 @@ final class PollingAcquisition implements Runnable {
     private void arm() {
         result.whenComplete((handle, failure) -> stop(handle == null));
         synchronized (this) {
-            expiry = lock.client().clock().schedule(() -> lock.client().onWorker(this::expire),
-                    deadline - lock.client().clock().nanoTime());
+            expiry = runtime.clock.schedule(() -> runtime.workers.run(this::expire),
+                    deadline - runtime.clock.nanoTime());
         }
     }
 
@@ -94,9 +96,9 @@ final class PollingAcquisition implements Runnable {
             return;
         }
         try {
-            lock.client().workers().execute(this);
+            runtime.workers.execute(this);
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
+            result.completeExceptionally(runtime.closedWhileWaiting(lock.name()));
         }
     }
 
@@ -131,7 +133,7 @@ final class PollingAcquisition implements Runnable {
             lastFailure = e;
             uncertain = true;
             if (result.isDone()) {
-                lock.client().keeper().abandon(request); // the wait ended while this attempt was out
+                runtime.calls.abandon(request); // the wait ended while this attempt was out
                 return;
             }
         } catch (RuntimeException | Error e) {
@@ -144,13 +146,13 @@ final class PollingAcquisition implements Runnable {
 
     /** After an attempt that did not get the lock: subscribe and try once more, or sleep. */
     private void plan() {
-        long remaining = deadline - lock.client().clock().nanoTime();
+        long remaining = deadline - runtime.clock.nanoTime();
         if (remaining <= 0) {
             expire();
             return;
         }
         if (subscription == null && lastFailure == null && !signalsRefused) {
-            SignalHub signals = lock.client().signals();
+            SignalHub signals = runtime.signals;
             if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
@@ -172,9 +174,9 @@ final class PollingAcquisition implements Runnable {
         synchronized (this) {
             long pause = Math.min(pause(), remaining);
             try {
-                retry = lock.client().clock().schedule(this::submit, pause);
+                retry = runtime.clock.schedule(this::submit, pause);
             } catch (RejectedExecutionException e) {
-                result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
+                result.completeExceptionally(runtime.closedWhileWaiting(lock.name()));
             }
         }
     }
@@ -185,14 +187,14 @@ final class PollingAcquisition implements Runnable {
      * it backs off, but never past the holder's lease.
      */
     private long pause() {
-        long jitter = ThreadLocalRandom.current().nextLong(lock.client().options().backoffMin().toNanos() + 1);
+        long jitter = ThreadLocalRandom.current().nextLong(runtime.options.backoffMin().toNanos() + 1);
         if (holderLeft < 0) {
             return backoff.nextNanos();
         }
         if (subscription != null && subscription.live()) {
             // the signal wakes it sooner; the cap bounds what a lost signal can cost
             long cap = Math.max(SIGNALLED_SLEEP_CAP_NANOS,
-                    SIGNALLED_SLEEP_CAP_BACKOFFS * lock.client().options().backoffMax().toNanos());
+                    SIGNALLED_SLEEP_CAP_BACKOFFS * runtime.options.backoffMax().toNanos());
             return Math.min(holderLeft, cap) + jitter;
         }
         return Math.min(backoff.nextNanos(), holderLeft + jitter);
@@ -214,7 +216,7 @@ final class PollingAcquisition implements Runnable {
 
     private void stop(boolean withoutHandle) {
         if (withoutHandle && (uncertain || attemptOut)) {
-            lock.client().keeper().abandon(request); // an unanswered attempt may hold the lock
+            runtime.calls.abandon(request); // an unanswered attempt may hold the lock
         }
         ReleaseSignals.Subscription s;
         synchronized (this) {

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 final class QueuedAcquisition {
 
     private final DefaultDistributedLock lock;
+    private final ClientRuntime runtime;
     private final AcquireRequest request;
     private final Duration wait;
     private final long deadline;
@@ -44,26 +45,27 @@ final class QueuedAcquisition {
     QueuedAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
             boolean callerWaits) {
         this.lock = lock;
+        this.runtime = lock.runtime();
         this.callerWaits = callerWaits;
         this.request = request;
         this.wait = wait;
-        this.deadline = lock.client().clock().nanoTime() + waitNanos;
-        this.backoff = new Backoff(lock.client().options().backoffMin(), lock.client().options().backoffMax());
+        this.deadline = runtime.clock.nanoTime() + waitNanos;
+        this.backoff = runtime.backoff();
     }
 
     CompletableFuture<LockHandle> start() {
         result.whenComplete((handle, failure) -> stop(handle == null));
         try {
-            expiry = lock.client().clock().schedule(() -> lock.client().onWorker(this::expire),
-                    deadline - lock.client().clock().nanoTime());
-            lock.client().keeper().expect(request.owner());
+            expiry = runtime.clock.schedule(() -> runtime.workers.run(this::expire),
+                    deadline - runtime.clock.nanoTime());
+            runtime.held.expect(request.owner());
             if (callerWaits) {
                 enqueue();
             } else {
-                lock.client().workers().execute(this::enqueue);
+                runtime.workers.execute(this::enqueue);
             }
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
+            result.completeExceptionally(runtime.closedWhileWaiting(lock.name()));
         }
         return result;
     }
@@ -74,7 +76,7 @@ final class QueuedAcquisition {
         }
         QueuedAcquirer.Ticket t;
         try {
-            t = lock.client().backendImpl().queue().orElseThrow().enqueue(request);
+            t = runtime.backend.queue().orElseThrow().enqueue(request);
         } catch (LockBackendException e) {
             failedTicket(null, e);
             return;
@@ -92,7 +94,7 @@ final class QueuedAcquisition {
     }
 
     private void granted(QueuedAcquirer.Ticket t, Grant grant, Throwable failure) {
-        long arrived = lock.client().clock().nanoTime();
+        long arrived = runtime.clock.nanoTime();
         if (failure != null) {
             Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
@@ -100,14 +102,14 @@ final class QueuedAcquisition {
                 failedTicket(t, e);
             } else {
                 result.completeExceptionally(new LockBackendException("waiting for lock '" + lock.name() + "' failed on "
-                        + lock.client().backend(), cause));
+                        + runtime.description(), cause));
             }
             return;
         }
         if (callerWaits && grant.confirmedAt().isPresent()) {
             handOutHere(t, grant, arrived);
         } else {
-            lock.client().onWorker(() -> handOut(t, grant, arrived));
+            runtime.workers.run(() -> handOut(t, grant, arrived));
         }
     }
 
@@ -117,8 +119,8 @@ final class QueuedAcquisition {
      * grant no longer held, the client closing) goes on on a worker.
      */
     private void handOutHere(QueuedAcquirer.Ticket t, Grant grant, long arrived) {
-        if (result.isDone() || lock.client().isClosed()) {
-            lock.client().onWorker(() -> handOut(t, grant, arrived));
+        if (result.isDone() || runtime.isClosed()) {
+            runtime.workers.run(() -> handOut(t, grant, arrived));
             return;
         }
         DefaultLockHandle handle;
@@ -129,19 +131,19 @@ final class QueuedAcquisition {
             return;
         }
         if (!handle.isHeld()) {
-            lock.client().onWorker(() -> {
+            runtime.workers.run(() -> {
                 handle.close();
                 failedTicket(t, notHeldOnArrival());
             });
             return;
         }
         if (!result.complete(handle)) {
-            lock.client().onWorker(handle::close);
+            runtime.workers.run(handle::close);
         }
     }
 
     private LockBackendException notHeldOnArrival() {
-        return new LockBackendException("the grant of lock '" + lock.name() + "' on " + lock.client().backend()
+        return new LockBackendException("the grant of lock '" + lock.name() + "' on " + runtime.description()
                 + " was no longer held when it arrived");
     }
 
@@ -154,10 +156,10 @@ final class QueuedAcquisition {
         if (grant.confirmedAt().isPresent()) {
             confirmed = Math.min(grant.confirmedAt().getAsLong(), arrived);
         } else {
-            confirmed = lock.client().clock().nanoTime();
+            confirmed = runtime.clock.nanoTime();
             RenewOutcome outcome;
             try {
-                outcome = lock.client().keeper().renewOne(heldLease(grant));
+                outcome = runtime.calls.renewOne(heldLease(grant));
             } catch (LockBackendException e) {
                 release(grant);
                 failedTicket(t, e);
@@ -166,7 +168,7 @@ final class QueuedAcquisition {
             if (outcome != RenewOutcome.RENEWED) {
                 release(grant);
                 failedTicket(t, new LockBackendException("the grant of lock '" + lock.name() + "' on "
-                        + lock.client().backend() + " could not be confirmed (" + outcome + ")"));
+                        + runtime.description() + " could not be confirmed (" + outcome + ")"));
                 return;
             }
         }
@@ -194,7 +196,7 @@ final class QueuedAcquisition {
 
     private void release(Grant grant) {
         try {
-            lock.client().keeper().release(heldLease(grant));
+            runtime.calls.release(heldLease(grant));
         } catch (RuntimeException e) {
             // it frees itself when its lease runs out; the handle-less grant is nobody's
         }
@@ -210,15 +212,15 @@ final class QueuedAcquisition {
                 // the entry goes with its lease
             }
         }
-        long pause = Math.min(backoff.nextNanos(), deadline - lock.client().clock().nanoTime());
+        long pause = Math.min(backoff.nextNanos(), deadline - runtime.clock.nanoTime());
         if (result.isDone() || pause <= 0) {
             expire();
             return;
         }
         try {
-            retry = lock.client().clock().schedule(() -> lock.client().onWorker(this::enqueue), pause);
+            retry = runtime.clock.schedule(() -> runtime.workers.run(this::enqueue), pause);
         } catch (RejectedExecutionException closed) {
-            result.completeExceptionally(lock.client().closedWhileWaiting(lock.name()));
+            result.completeExceptionally(runtime.closedWhileWaiting(lock.name()));
         }
     }
 
@@ -227,9 +229,9 @@ final class QueuedAcquisition {
     }
 
     private void stop(boolean withoutHandle) {
-        lock.client().keeper().settle(request.owner());
+        runtime.held.settle(request.owner());
         if (withoutHandle && ticket == null) {
-            lock.client().keeper().abandon(request); // an enqueue on its way may have taken the lock
+            runtime.calls.abandon(request); // an enqueue on its way may have taken the lock
         }
         Scheduled e = expiry;
         if (e != null) {
