@@ -6,10 +6,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
@@ -34,13 +36,19 @@ final class RedisBackend implements LockBackend {
     private final long replicaTimeoutMillis;
     private final RedisRenewal renewal;
 
-    RedisBackend(RedisLink link, String description, int replicas, Duration replicaTimeout) {
+    /**
+     * @param link the connections
+     * @param description the server, credentials masked, for messages
+     * @param settings the replicas to wait for
+     * @param events where release signals go
+     */
+    RedisBackend(RedisLink link, String description, RedisSettings settings, BackendEvents events) {
         this.link = link;
         this.renewal = new RedisRenewal(link, description);
-        this.signals = new RedisSignals(link::openPubSub, description, link.timeout());
+        this.signals = new RedisSignals(link::openPubSub, description, link.timeout(), events);
         this.description = description;
-        this.replicas = replicas;
-        this.replicaTimeoutMillis = replicaTimeout.toMillis();
+        this.replicas = settings.replicas();
+        this.replicaTimeoutMillis = settings.replicaTimeout().toMillis();
     }
 
     RedisLink link() {
@@ -76,7 +84,7 @@ final class RedisBackend implements LockBackend {
     private void awaitReplicas(AcquireRequest request, long token) {
         long acknowledged = call(request.name(), "wait for replicas", () -> link.waitForReplicas(replicas, replicaTimeoutMillis));
         if (acknowledged < replicas) {
-            release(new HeldLease(request.key(), request.name(), request.owner(), token, request.lease(), null));
+            release(HeldLease.of(request, Grant.of(token)));
             throw new LockBackendException("lock '" + request.name() + "' on " + description + " was granted but only "
                     + acknowledged + " of " + replicas + " replicas acknowledged it within " + replicaTimeoutMillis
                     + " ms; it was released again");
@@ -116,15 +124,15 @@ final class RedisBackend implements LockBackend {
 
     /** Reads the lock key's {@code TOKEN:OWNER} and its {@code PTTL}; two commands, no script. */
     @Override
-    public Optional<io.locksmith.spi.LockInspector> inspector() {
+    public Optional<LockInspector> inspector() {
         return Optional.of(key -> call(key, "inspect", () -> {
             String value = link.get(RedisKeys.lock(key));
             if (value == null) {
-                return Optional.<io.locksmith.spi.LockInspector.HolderState>empty();
+                return Optional.<LockInspector.HolderState>empty();
             }
             Long ttl = link.pttl(RedisKeys.lock(key));
             int colon = value.indexOf(':');
-            return Optional.of(new io.locksmith.spi.LockInspector.HolderState(value.substring(colon + 1),
+            return Optional.of(new LockInspector.HolderState(value.substring(colon + 1),
                     Long.parseLong(value.substring(0, colon)), ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
         }));
     }

@@ -50,7 +50,7 @@ final class RedisLink implements AutoCloseable {
     private final Supplier<CompletableFuture<Void>> layout; // re-reads a Cluster's layout; null otherwise
     private final Object refreshing = new Object();
     private CompletableFuture<Void> refresh = DONE; // guarded by refreshing
-    private long refreshStarted; // guarded by refreshing; System.nanoTime()
+    private long refreshStarted; // guarded by refreshing; System.nanoTime(): spaces network calls, no lease
 
     /** Through {@link #standalone} or {@link #cluster}; tests build a link that batches by slot on one server. */
     RedisLink(StatefulConnection<String, String> connection, RedisScriptingCommands<String, String> scripts,

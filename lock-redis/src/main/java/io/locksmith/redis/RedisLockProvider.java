@@ -3,20 +3,17 @@ package io.locksmith.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import io.locksmith.spi.Redaction;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -27,7 +24,7 @@ import java.util.Set;
  * <p>Options: {@code timeout} (per command and for connecting; default 5s), {@code replicas}
  * (wait for this many replicas to acknowledge each acquisition; default 0),
  * {@code replica-timeout} (default 1s), and Lettuce's {@code database}, {@code clientName},
- * {@code sentinelMasterId}, {@code verifyPeer}.
+ * {@code sentinelMasterId}, {@code verifyPeer} ({@code true} or {@code false}).
  */
 public final class RedisLockProvider implements LockProvider {
 
@@ -52,23 +49,25 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        RedisSettings settings = RedisSettings.of(config);
-        String description = config.redactedLocation();
-        if (CLUSTER.contains(config.scheme())) {
+    public LockBackend open(BackendContext context) {
+        RedisSettings settings = RedisSettings.of(context);
+        String description = context.redactedLocation();
+        if (CLUSTER.contains(context.scheme())) {
             if (settings.replicas() > 0) {
                 throw new LockConfigurationException("the replicas option is not supported on Redis Cluster ("
                         + description + ")");
             }
-            RedisClusterClient client = RedisClusterClient.create(clusterUris(config, settings));
+            RedisClusterClient client = RedisClusterClient.create(RedisUris.cluster(context, settings));
             client.setOptions(ClusterClientOptions.builder().socketOptions(socket(settings))
                     .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-            return connect(() -> RedisLink.cluster(client, true), client::shutdown, description, settings);
+            return connect(() -> RedisLink.cluster(client, true), client::shutdown, description, settings,
+                    context.events());
         }
-        RedisClient client = RedisClient.create(uri(config.location(), config, settings));
+        RedisClient client = RedisClient.create(RedisUris.standalone(context, settings));
         client.setOptions(options(settings));
-        return connect(() -> RedisLink.standalone(client, true), client::shutdown, description, settings);
+        return connect(() -> RedisLink.standalone(client, true), client::shutdown, description, settings,
+                context.events());
     }
 
     static ClientOptions options(RedisSettings settings) {
@@ -86,9 +85,10 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     /** Connects, turning Lettuce's failures into errors that name the server and never the password. */
-    static RedisBackend connect(Connect connect, Runnable shutdown, String description, RedisSettings settings) {
+    static RedisBackend connect(Connect connect, Runnable shutdown, String description, RedisSettings settings,
+            BackendEvents events) {
         try {
-            return new RedisBackend(connect.open(), description, settings.replicas(), settings.replicaTimeout());
+            return new RedisBackend(connect.open(), description, settings, events);
         } catch (RedisConnectionException e) {
             shutdown.run();
             String cause = Redaction.redact(rootMessage(e));
@@ -101,53 +101,6 @@ public final class RedisLockProvider implements LockProvider {
             shutdown.run();
             throw new LockBackendException("cannot open " + description + ": " + Redaction.redact(rootMessage(e)), e);
         }
-    }
-
-    private static RedisURI uri(String location, BackendConfig config, RedisSettings settings) {
-        RedisURI uri;
-        try {
-            uri = RedisURI.create(location);
-        } catch (RuntimeException e) {
-            throw new LockConfigurationException("malformed Redis URI '" + config.redactedLocation() + "': "
-                    + Redaction.redact(String.valueOf(e.getMessage())), e);
-        }
-        if (uri.getSentinels().isEmpty() && (uri.getHost() == null || uri.getHost().isBlank())) {
-            throw new LockConfigurationException("malformed Redis URI '" + config.redactedLocation()
-                    + "': no host (expected redis://[user:password@]host[:port][/database])");
-        }
-        if (uri.getHost() != null && uri.getHost().contains(":") && !uri.getHost().matches("[0-9A-Fa-f:.]+")) {
-            throw new LockConfigurationException("malformed Redis URI '" + config.redactedLocation()
-                    + "': the port must be a number");
-        }
-        uri.setTimeout(settings.timeout());
-        config.option("database").ifPresent(db -> uri.setDatabase(RedisSettings.integer(config, "database", db)));
-        config.option("clientName").ifPresent(uri::setClientName);
-        config.option("sentinelMasterId").ifPresent(uri::setSentinelMasterId);
-        config.option("verifyPeer").ifPresent(v -> uri.setVerifyPeer(Boolean.parseBoolean(v)));
-        return uri;
-    }
-
-    private static List<RedisURI> clusterUris(BackendConfig config, RedisSettings settings) {
-        String location = config.location();
-        boolean tls = config.scheme().startsWith("rediss");
-        String rest = location.substring(location.indexOf("://") + 3);
-        String userInfo = "";
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            userInfo = rest.substring(0, at + 1);
-            rest = rest.substring(at + 1);
-        }
-        int slash = rest.indexOf('/');
-        String hosts = slash < 0 ? rest : rest.substring(0, slash);
-        List<RedisURI> uris = new ArrayList<>();
-        for (String host : hosts.split(",")) {
-            if (host.isBlank()) {
-                throw new LockConfigurationException("malformed Redis Cluster URI '" + config.redactedLocation()
-                        + "': empty host");
-            }
-            uris.add(uri((tls ? "rediss://" : "redis://") + userInfo + host.trim(), config, settings));
-        }
-        return uris;
     }
 
     private static String rootMessage(Throwable e) {

@@ -61,6 +61,7 @@ final class RedisRenewal {
             }
             sent.add(batch);
         }
+        // the system clock, not the client's ticker: this bounds waits for replies, which pass in real time
         long deadline = System.nanoTime() + link.timeout().toNanos() + SLACK_NANOS;
         LockBackendException firstFailure = null;
         int failed = 0;

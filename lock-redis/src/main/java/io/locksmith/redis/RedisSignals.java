@@ -4,20 +4,25 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.locksmith.LockBackendException;
+import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * Release signals over one pub/sub connection per client, multiplexed over every lock it waits
- * for: a channel is subscribed while at least one listener listens on it.
+ * for: a key's channel is subscribed while a subscription to it is open, and each message on it
+ * is reported to the client's one callback, {@link BackendEvents#released(String)}; the core
+ * fans it out to its waiters. The core subscribes once per key, but a closing subscription may
+ * overlap the next one for the same key, so a channel counts its open subscriptions and is
+ * unsubscribed when the last one closes.
  *
  * <p>{@link #subscribe} returns once the server confirmed the SUBSCRIBE (a release published
  * before that would be missed), but it waits outside this object's monitor: the monitor only
@@ -28,8 +33,8 @@ import java.util.function.Supplier;
  * <p>A SUBSCRIBE the server refuses (an ACL user without rights on the channel gets NOPERM), or
  * that fails or times out, makes {@link #subscribe} throw {@link LockBackendException}: the core
  * then backs off instead of waiting for a signal. Each time Lettuce resubscribes after a
- * reconnect, the channel's listeners are woken, since releases published meanwhile (a restart
- * without persistence frees every lock and publishes nothing) were not heard.
+ * reconnect, the channel's key is reported released, since releases published meanwhile (a
+ * restart without persistence frees every lock and publishes nothing) were not heard.
  */
 final class RedisSignals implements ReleaseSignals, AutoCloseable {
 
@@ -38,19 +43,22 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connect;
     private final String description;
     private final Duration timeout;
+    private final BackendEvents events;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final Object opening = new Object(); // held while the connection opens; never by close paths
     private volatile StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed; // guarded by this
 
-    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description, Duration timeout) {
+    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description, Duration timeout,
+            BackendEvents events) {
         this.connect = connect;
         this.description = description;
         this.timeout = timeout;
+        this.events = events;
     }
 
     @Override
-    public Subscription subscribe(String key, Runnable onRelease) {
+    public Subscription subscribe(String key) {
         String name = RedisKeys.channel(key);
         StatefulRedisPubSubConnection<String, String> c;
         try {
@@ -64,8 +72,8 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the Redis lock client is closed");
             }
-            channel = channels.computeIfAbsent(name, n -> new Channel());
-            channel.listeners.add(onRelease);
+            channel = channels.computeIfAbsent(name, n -> new Channel(key));
+            channel.open++;
             if (channel.confirmation == null) {
                 // under the monitor so that a channel's SUBSCRIBE and UNSUBSCRIBE leave in order;
                 // sending does not wait for the server
@@ -77,17 +85,23 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
             }
             confirmation = channel.confirmation;
         }
+        AtomicBoolean open = new AtomicBoolean(true);
+        Subscription subscription = () -> {
+            if (open.compareAndSet(true, false)) {
+                unsubscribe(name, channel);
+            }
+        };
         try {
             confirmation.get(timeout.toNanos() + SLACK_NANOS, TimeUnit.NANOSECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            unsubscribe(name, channel, onRelease);
+            subscription.close();
             throw refused(key, e instanceof ExecutionException ? e.getCause() : e);
         } catch (InterruptedException e) {
-            unsubscribe(name, channel, onRelease);
+            subscription.close();
             Thread.currentThread().interrupt();
             throw new LockBackendException("subscribing to releases of '" + key + "' on " + description + " was interrupted", e);
         }
-        return () -> unsubscribe(name, channel, onRelease);
+        return subscription;
     }
 
     private LockBackendException refused(String key, Throwable cause) {
@@ -99,24 +113,24 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 + why + hint, cause);
     }
 
-    private synchronized void unsubscribe(String name, Channel channel, Runnable onRelease) {
-        if (!channel.listeners.remove(onRelease) || !channel.listeners.isEmpty() || !channels.remove(name, channel)) {
+    private synchronized void unsubscribe(String name, Channel channel) {
+        if (--channel.open > 0 || !channels.remove(name, channel)) {
             return;
         }
         StatefulRedisPubSubConnection<String, String> c = connection;
         if (c != null && !closed && !channel.confirmation.isCompletedExceptionally()) {
             try {
-                c.async().unsubscribe(name); // no need to wait: late messages find no listener
+                c.async().unsubscribe(name); // no need to wait: late messages find no channel
             } catch (RedisException e) {
                 // disconnected: the server forgets the subscription with the connection
             }
         }
     }
 
-    private void wake(String name) {
+    private void released(String name) {
         Channel channel = channels.get(name);
         if (channel != null) {
-            channel.listeners.forEach(Runnable::run);
+            events.released(channel.key);
         }
     }
 
@@ -131,7 +145,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 opened.addListener(new RedisPubSubAdapter<>() {
                     @Override
                     public void message(String name, String message) {
-                        wake(name);
+                        released(name);
                     }
 
                     @Override
@@ -140,7 +154,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                         if (channel != null && !channel.confirmedOnce) {
                             channel.confirmedOnce = true; // its subscriber tries again once subscribe returns
                         } else {
-                            wake(name); // Lettuce resubscribed after a reconnect
+                            released(name); // Lettuce resubscribed after a reconnect
                         }
                     }
                 });
@@ -168,10 +182,15 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         }
     }
 
-    /** One channel's listeners, and its SUBSCRIBE's confirmation. */
+    /** One channel: the key it signals for, its open subscriptions, and its SUBSCRIBE's confirmation. */
     private static final class Channel {
-        final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+        final String key;
+        int open; // guarded by RedisSignals.this
         CompletableFuture<Void> confirmation; // guarded by RedisSignals.this; set once
         volatile boolean confirmedOnce;
+
+        Channel(String key) {
+            this.key = key;
+        }
     }
 }

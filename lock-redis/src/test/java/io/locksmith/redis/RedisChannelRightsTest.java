@@ -52,7 +52,8 @@ class RedisChannelRightsTest {
 
     @Test
     void aReleaseSucceedsAndFreesTheLockThoughItsPublishIsRefused() {
-        try (RedisBackend backend = RedisTestBackends.open(userUri(), Map.of("timeout", "2s"))) {
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(userUri(), Map.of("timeout", "2s"))) {
+            RedisBackend backend = opened.backend();
             var request = RedisTestBackends.request("no-publish", "the-holder");
             long token = RedisTestBackends.grant(backend, request);
             assertThat(backend.release(RedisTestBackends.lease(request, token)))
@@ -64,11 +65,12 @@ class RedisChannelRightsTest {
 
     @Test
     void aRefusedSubscriptionIsAnErrorThatSaysWhatToGrantAndTheNextOneAsksAgain() {
-        try (RedisBackend backend = RedisTestBackends.open(userUri(), Map.of("timeout", "2s"))) {
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(userUri(), Map.of("timeout", "2s"))) {
+            RedisBackend backend = opened.backend();
             ReleaseSignals signals = backend.releaseSignals().orElseThrow();
             for (int attempt = 1; attempt <= 2; attempt++) {
                 long denialsBefore = channelDenials();
-                assertThatThrownBy(() -> signals.subscribe("refused-signals", () -> {}))
+                assertThatThrownBy(() -> signals.subscribe("refused-signals"))
                         .as("[redis] subscribing without channel rights, attempt %d: refused with the reason", attempt)
                         .isInstanceOf(LockBackendException.class)
                         .hasMessageContaining("NOPERM").hasMessageContaining("&locksmith:*")

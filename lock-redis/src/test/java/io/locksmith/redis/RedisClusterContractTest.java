@@ -5,7 +5,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
@@ -50,11 +49,10 @@ class RedisClusterContractTest extends LockContract {
         @Override
         public LockClient newClient(LockOptions options) {
             RedisBackend[] opened = new RedisBackend[1];
-            LockClient client = LockClient.of(events -> {
-                opened[0] = (RedisBackend) new RedisLockProvider().open(new BackendConfig("redis-cluster", cluster.uri(),
-                        Map.of("timeout", "2s"), options, events));
-                return opened[0];
-            }, options);
+            LockClient client = LockClient.open(cluster.uri() + "?timeout=2s", options, backend -> {
+                opened[0] = (RedisBackend) backend;
+                return backend;
+            });
             backends.put(client, opened[0]);
             return client;
         }

@@ -37,7 +37,9 @@ class RedisClusterTest {
 
     @Test
     void aStoppedShardFailsOnlyItsOwnLeasesAndDoesNotHoldUpTheOthersRenewal() {
-        try (RedisBackend backend = RedisTestBackends.open(cluster.uri(), Map.of("timeout", TIMEOUT.toMillis() + "ms"))) {
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(cluster.uri(),
+                Map.of("timeout", TIMEOUT.toMillis() + "ms"))) {
+            RedisBackend backend = opened.backend();
             List<HeldLease> leases = new ArrayList<>();
             TestServer stopped = cluster.masters().get(1);
             int onStopped = 0;
@@ -73,7 +75,8 @@ class RedisClusterTest {
 
     @Test
     void aNewClientsFirstAttemptOnEveryShardIsAnswered() {
-        try (RedisBackend backend = RedisTestBackends.open(cluster.uri(), Map.of("timeout", "5s"))) {
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(cluster.uri(), Map.of("timeout", "5s"))) {
+            RedisBackend backend = opened.backend();
             Set<TestServer> untried = new HashSet<>(cluster.masters());
             for (int i = 0; !untried.isEmpty(); i++) {
                 AcquireRequest request = RedisTestBackends.request("first-on-shard-" + i, "owner-" + i);

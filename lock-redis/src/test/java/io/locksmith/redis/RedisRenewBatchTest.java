@@ -11,7 +11,6 @@ import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.RenewOutcome;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +36,7 @@ class RedisRenewBatchTest {
         admin = client.connect();
         StatefulRedisConnection<String, String> c = client.connect();
         RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, () -> {}, true);
-        backend = new RedisBackend(bySlot, "redis (renewal batched by slot)", 0, Duration.ofSeconds(1));
+        backend = new RedisBackend(bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED);
     }
 
     @AfterEach

@@ -5,19 +5,26 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.locksmith.LossReason;
+import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Release signals on a pub/sub connection whose replies are slow (a {@link TcpProxy} holds them
- * back, below the command timeout): nothing that closes a subscription — which the client's
- * timer thread does when a wait's deadline passes — may wait for another subscription's reply.
+ * Release signals on a pub/sub connection through a {@link TcpProxy}, which can hold its replies
+ * back (below the command timeout): every message reaches the client's one callback with its
+ * key, and nothing that closes a subscription — which the client does when a wait's deadline
+ * passes — may wait for another subscription's reply.
  */
 class RedisSignalsTest {
 
@@ -26,6 +33,9 @@ class RedisSignalsTest {
     private TestServer server;
     private TcpProxy proxy;
     private RedisClient client;
+    private RedisClient adminClient;
+    private StatefulRedisConnection<String, String> admin;
+    private final BlockingQueue<String> released = new LinkedBlockingQueue<>();
     private RedisSignals signals;
 
     @BeforeEach
@@ -36,22 +46,64 @@ class RedisSignalsTest {
         uri.setTimeout(Duration.ofSeconds(10));
         client = RedisClient.create(uri);
         client.setOptions(RedisLockProvider.options(new RedisSettings(Duration.ofSeconds(10), 0, Duration.ofSeconds(1))));
-        signals = new RedisSignals(client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10));
+        adminClient = RedisClient.create(server.uri());
+        admin = adminClient.connect();
+        BackendEvents events = new BackendEvents() {
+            @Override
+            public void lost(String key, String owner, LossReason reason) {}
+
+            @Override
+            public void allLost(LossReason reason) {}
+
+            @Override
+            public void released(String key) {
+                released.add(key);
+            }
+        };
+        signals = new RedisSignals(client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10), events);
     }
 
     @AfterEach
     void close() {
         proxy.delayReplies(Duration.ZERO);
         signals.close();
+        admin.close();
+        adminClient.shutdown();
         client.shutdown();
         proxy.close();
     }
 
     @Test
+    void aPublishedReleaseIsReportedWithItsKey() throws Exception {
+        try (ReleaseSignals.Subscription subscription = signals.subscribe("signals-key")) {
+            admin.sync().publish(RedisKeys.channel("signals-key"), "released");
+            assertThat(released.poll(10, TimeUnit.SECONDS))
+                    .as("[redis] signals: a release published on the key's channel is reported for the key")
+                    .isEqualTo("signals-key");
+        }
+    }
+
+    @Test
+    void aKeySubscribedTwiceKeepsItsSignalsUntilBothSubscriptionsClose() throws Exception {
+        ReleaseSignals.Subscription closing = signals.subscribe("signals-twice");
+        ReleaseSignals.Subscription next = signals.subscribe("signals-twice"); // a new waiter while the last one leaves
+        closing.close();
+        closing.close();
+        admin.sync().publish(RedisKeys.channel("signals-twice"), "released");
+        assertThat(released.poll(10, TimeUnit.SECONDS))
+                .as("[redis] signals: closing one of two subscriptions of a key (twice) keeps the other's signals")
+                .isEqualTo("signals-twice");
+        next.close();
+        await("[redis] signals: the channel is unsubscribed once its last subscription closes")
+                .atMost(Duration.ofSeconds(10)).until(() -> admin.sync().pubsubNumsub(RedisKeys.channel("signals-twice"))
+                        .values().stream().mapToLong(Long::longValue).sum() == 0);
+    }
+
+    @Test
     void closingASubscriptionDoesNotWaitForAnotherOnesSlowConfirmation() {
-        ReleaseSignals.Subscription early = signals.subscribe("signals-early", () -> {});
+        ReleaseSignals.Subscription early = signals.subscribe("signals-early");
         proxy.delayReplies(REPLY_DELAY);
-        Thread subscriber = new Thread(() -> signals.subscribe("signals-slow", () -> {}).close(), "slow-subscriber");
+        Thread subscriber = new Thread(() -> signals.subscribe("signals-slow").close(), "slow-subscriber");
         subscriber.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> subscriber.getState() == Thread.State.TERMINATED
                 || subscriber.getState() == Thread.State.TIMED_WAITING || subscriber.getState() == Thread.State.WAITING);

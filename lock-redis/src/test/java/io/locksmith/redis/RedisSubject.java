@@ -4,7 +4,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
@@ -53,11 +52,10 @@ final class RedisSubject implements TckSubject {
         }
         proxies.add(proxy);
         RedisBackend[] opened = new RedisBackend[1];
-        LockClient client = LockClient.of(events -> {
-            opened[0] = (RedisBackend) new RedisLockProvider().open(
-                    new BackendConfig("redis", "redis://" + proxy.address(), Map.of("timeout", "2s"), options, events));
-            return opened[0];
-        }, options);
+        LockClient client = LockClient.open("redis://" + proxy.address() + "?timeout=2s", options, backend -> {
+            opened[0] = (RedisBackend) backend;
+            return backend;
+        });
         clients.put(client, new Opened(opened[0], proxy));
         return client;
     }

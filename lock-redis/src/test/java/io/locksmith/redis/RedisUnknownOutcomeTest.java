@@ -92,8 +92,9 @@ class RedisUnknownOutcomeTest {
 
     @Test
     void abandonRemovesWhatAnAttemptWithUnknownOutcomeTookAndWakesWaiters() throws Exception {
-        try (RedisBackend backend = RedisTestBackends.open(server.uri(), Map.of("timeout", "500ms"));
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(server.uri(), Map.of("timeout", "500ms"));
                 StatefulRedisPubSubConnection<String, String> listener = admin.connectPubSub()) {
+            RedisBackend backend = opened.backend();
             CountDownLatch published = new CountDownLatch(1);
             listener.addListener(new RedisPubSubAdapter<>() {
                 @Override
@@ -123,7 +124,8 @@ class RedisUnknownOutcomeTest {
 
     @Test
     void abandonNeverRemovesAnotherOwnersKey() {
-        try (RedisBackend backend = RedisTestBackends.open(server.uri(), Map.of("timeout", "2s"))) {
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(server.uri(), Map.of("timeout", "2s"))) {
+            RedisBackend backend = opened.backend();
             AcquireRequest holder = RedisTestBackends.request("abandon-other", "the-holder");
             Grant grant = (Grant) backend.tryAcquire(holder);
             backend.abandon(RedisTestBackends.request("abandon-other", "someone-else"));
