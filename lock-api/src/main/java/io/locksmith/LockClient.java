@@ -140,6 +140,16 @@ public interface LockClient extends AutoCloseable {
      */
     DistributedLock lock(String name);
 
+    /**
+     * Registers a listener for what this client's locks do (acquisitions, holds, releases, losses,
+     * renewals); for metrics and tracing. Costs nothing measurable when none is registered.
+     *
+     * @param listener the listener
+     * @return the registration; closing it removes the listener
+     * @throws IllegalStateException if the client is closed
+     */
+    LockListener.Registration addListener(LockListener listener);
+
     /** @return the options this client applies to its locks */
     LockOptions options();
 

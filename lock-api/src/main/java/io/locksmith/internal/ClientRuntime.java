@@ -30,6 +30,7 @@ final class ClientRuntime {
     final BackendCalls calls;
     /** The backend's release signals shared among waiters, or {@code null} if it has none. */
     final SignalHub signals;
+    final Listeners listeners = new Listeners();
     private final String ownerPrefix = ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong ownerSequence = new AtomicLong();
@@ -43,7 +44,7 @@ final class ClientRuntime {
         this.clock = clock;
         this.workers = workers;
         this.held = held;
-        this.renewal = new Renewal(backend, held, clock, workers);
+        this.renewal = new Renewal(backend, held, clock, workers, listeners);
         this.expiry = new ExpirySweep(held, clock);
         this.calls = new BackendCalls(backend, workers);
         this.signals = backend.releaseSignals().map(SignalHub::new).orElse(null);

@@ -7,6 +7,8 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockInterruptedException;
+import io.locksmith.LockListener;
+import io.locksmith.LockListener.Outcome;
 import io.locksmith.LockTimeoutException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
@@ -49,6 +51,32 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire() {
+        return Optional.ofNullable(observed(Duration.ZERO, Outcome.BUSY, this::tryOnce));
+    }
+
+    /**
+     * Runs an acquisition, telling the client's listeners (if any) its start, its end and the hold
+     * it began.
+     */
+    private DefaultLockHandle observed(Duration wait, Outcome ifNone, java.util.function.Supplier<DefaultLockHandle> how) {
+        Listeners listeners = runtime.listeners;
+        if (listeners.none()) {
+            return how.get();
+        }
+        long start = runtime.clock.nanoTime();
+        LockListener.AcquisitionStarted started = listeners.started(name, runtime.description(), wait);
+        DefaultLockHandle handle;
+        try {
+            handle = how.get();
+        } catch (RuntimeException e) {
+            listeners.ended(started, start, runtime.clock.nanoTime(), null, null, e);
+            throw e;
+        }
+        listeners.ended(started, start, runtime.clock.nanoTime(), handle, ifNone, null);
+        return handle;
+    }
+
+    private DefaultLockHandle tryOnce() {
         runtime.ensureOpen(name);
         AcquireRequest request = newRequest();
         try {
@@ -56,7 +84,7 @@ final class DefaultDistributedLock implements DistributedLock {
                 boolean[] late = new boolean[1];
                 DefaultLockHandle handle = attempt(request, held -> late[0] = held == LATE);
                 if (handle != null || !late[0]) {
-                    return Optional.ofNullable(handle);
+                    return handle;
                 }
                 // our own grant ran out during the call: nobody else holds the lock, so "held by
                 // another owner" would be wrong; once more, and a second late grant is an error
@@ -83,8 +111,16 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public LockHandle acquire(Duration wait) {
         Arguments.notNegative("wait", wait);
+        return observed(wait, Outcome.TIMEOUT, () -> waitFor(wait));
+    }
+
+    private DefaultLockHandle waitFor(Duration wait) {
         if (wait.isZero()) {
-            return tryAcquire().orElseThrow(() -> timeout(wait)); // one attempt, as tryAcquire() makes it
+            DefaultLockHandle handle = tryOnce(); // one attempt, as tryAcquire() makes it
+            if (handle == null) {
+                throw timeout(wait);
+            }
+            return handle;
         }
         runtime.ensureOpen(name);
         long start = runtime.clock.nanoTime();
@@ -93,7 +129,7 @@ final class DefaultDistributedLock implements DistributedLock {
         long[] holderLeft = {-1};
         boolean queued = runtime.backend.queue().isPresent();
         if (!queued) {
-            LockHandle handle;
+            DefaultLockHandle handle;
             try {
                 handle = attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft[0] = d.toNanos()));
             } catch (LockBackendException e) {
@@ -119,7 +155,7 @@ final class DefaultDistributedLock implements DistributedLock {
                 : runtime.track(new PollingAcquisition(this, request, remaining, wait, uncertain)
                         .startAfter(uncertain ? -2 : holderLeft[0]), name);
         try {
-            return pending.get();
+            return (DefaultLockHandle) pending.get();
         } catch (InterruptedException e) {
             pending.cancel(false);
             Thread.currentThread().interrupt();
@@ -144,8 +180,24 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public CompletableFuture<LockHandle> acquireAsync(Duration wait) {
         Arguments.notNegative("wait", wait);
-        runtime.ensureOpen(name);
-        return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
+        Listeners listeners = runtime.listeners;
+        if (listeners.none()) {
+            runtime.ensureOpen(name);
+            return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
+        }
+        long start = runtime.clock.nanoTime();
+        LockListener.AcquisitionStarted started = listeners.started(name, runtime.description(), wait);
+        CompletableFuture<LockHandle> pending;
+        try {
+            runtime.ensureOpen(name);
+            pending = startWaiting(newRequest(), Waits.nanos(wait), wait, false);
+        } catch (RuntimeException e) {
+            listeners.ended(started, start, runtime.clock.nanoTime(), null, null, e);
+            throw e;
+        }
+        pending.whenComplete((handle, failure) -> listeners.ended(started, start, runtime.clock.nanoTime(),
+                (DefaultLockHandle) handle, Outcome.TIMEOUT, failure));
+        return pending;
     }
 
     private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,

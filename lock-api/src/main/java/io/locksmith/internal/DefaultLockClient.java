@@ -124,6 +124,12 @@ final class DefaultLockClient implements LockClient {
     }
 
     @Override
+    public io.locksmith.LockListener.Registration addListener(io.locksmith.LockListener listener) {
+        runtime.ensureOpen(null);
+        return runtime.listeners.add(listener);
+    }
+
+    @Override
     public LockOptions options() {
         return runtime.options;
     }

@@ -50,6 +50,8 @@ final class DefaultLockHandle implements LockHandle {
     private volatile long nextRenewNanos;
     private volatile int state;
     private volatile int closed;
+    private final long createdNanos;
+    private volatile io.locksmith.LockListener.Hold announced; // told to listeners as handed out
     private LossReason lossReason;
     private List<Runnable> callbacks;
     private CompletableFuture<LossReason> lost;
@@ -66,6 +68,7 @@ final class DefaultLockHandle implements LockHandle {
         this.renewIntervalNanos = renewInterval.toNanos();
         this.lease = request.lease();
         this.confirmedAt = startNanos;
+        this.createdNanos = runtime.clock.nanoTime();
         this.deadlineNanos = startNanos + lease.toNanos();
         this.nextRenewNanos = startNanos + renewIntervalNanos;
     }
@@ -155,6 +158,10 @@ final class DefaultLockHandle implements LockHandle {
         boolean wasHeld = STATE.compareAndSet(this, HELD, RELEASED);
         if (wasHeld) {
             runtime.forget(this);
+            io.locksmith.LockListener.Hold hold = announced;
+            if (hold != null) {
+                runtime.listeners.released(new io.locksmith.LockListener.HoldEnded(hold, heldFor(), null));
+            }
         } else if (lossReason() != LossReason.LEASE_EXPIRED) {
             return; // taken by another owner or gone with the session: nothing of ours to release
         }
@@ -182,6 +189,11 @@ final class DefaultLockHandle implements LockHandle {
             future = lost;
         }
         log.warn("lock '{}' (token {}) on {} was lost: {}", name, token, runtime.description(), reason);
+        io.locksmith.LockListener.Hold hold = announced;
+        if (hold != null && !runtime.listeners.none()) {
+            io.locksmith.LockListener.HoldEnded ended = new io.locksmith.LockListener.HoldEnded(hold, heldFor(), reason);
+            runtime.workers.run(() -> runtime.listeners.lost(ended)); // a loss may be seen on a timer or I/O thread
+        }
         if (future != null) {
             runtime.workers.callbacks(List.of(() -> future.complete(reason)), name);
         }
@@ -202,6 +214,17 @@ final class DefaultLockHandle implements LockHandle {
             nextRenewNanos = sentAt + renewIntervalNanos;
             runtime.expiry.by(deadlineNanos);
         }
+    }
+
+    /** Notes that the handle was handed out and told to listeners; its end will be told too. */
+    io.locksmith.LockListener.Hold announce(String backend) {
+        io.locksmith.LockListener.Hold hold = new io.locksmith.LockListener.Hold(name, backend, "lock", token);
+        announced = hold;
+        return hold;
+    }
+
+    private Duration heldFor() {
+        return Duration.ofNanos(Math.max(0, runtime.clock.nanoTime() - createdNanos));
     }
 
     /** @return whether the handle was lost (not released, not merely past its deadline) */

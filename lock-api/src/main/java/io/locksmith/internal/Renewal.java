@@ -26,14 +26,16 @@ final class Renewal {
     private final LockBackend backend;
     private final HeldTable held;
     private final CoreClock clock;
+    private final Listeners listeners;
     private final TimerSlot tick;
     private final AtomicBoolean renewing = new AtomicBoolean();
     private volatile boolean rerun;
     private boolean failing;
     private boolean malformedReported;
 
-    Renewal(LockBackend backend, HeldTable held, CoreClock clock, Workers workers) {
+    Renewal(LockBackend backend, HeldTable held, CoreClock clock, Workers workers, Listeners listeners) {
         this.backend = backend;
+        this.listeners = listeners;
         this.held = held;
         this.clock = clock;
         this.tick = new TimerSlot(clock, () -> workers.run(this::renewDue));
@@ -111,6 +113,9 @@ final class Renewal {
             failing = true;
             outcomes = Collections.nCopies(due.size(), RenewOutcome.FAILED);
         }
+        if (!listeners.none()) {
+            report(outcomes, clock.nanoTime() - sentAt);
+        }
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             RenewOutcome outcome = outcomes.get(i);
@@ -120,6 +125,20 @@ final class Renewal {
                 default -> h.retryRenewalAt(clock.nanoTime() + retryDelay(h));
             }
         }
+    }
+
+    private void report(List<RenewOutcome> outcomes, long tookNanos) {
+        int renewed = 0;
+        int notOwned = 0;
+        for (RenewOutcome o : outcomes) {
+            if (o == RenewOutcome.RENEWED) {
+                renewed++;
+            } else if (o == RenewOutcome.NOT_OWNED) {
+                notOwned++;
+            }
+        }
+        listeners.renewed(new io.locksmith.LockListener.Renewal(backend.description(), outcomes.size(), renewed, notOwned,
+                outcomes.size() - renewed - notOwned, java.time.Duration.ofNanos(Math.max(0, tookNanos))));
     }
 
     /** A provider's answer with one outcome per lease, or every lease failed (and said once). */
