@@ -19,7 +19,8 @@ final class MemoryStore {
     private static final ConcurrentHashMap<String, MemoryStore> GROUPS = new ConcurrentHashMap<>();
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+    // per key, one callback per subscribed client, as a server keeps a channel's subscribers
+    private final ConcurrentHashMap<String, Set<Runnable>> subscribers = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
     private volatile boolean down;
 
@@ -119,7 +120,7 @@ final class MemoryStore {
         } finally {
             down = false;
         }
-        listeners.keySet().forEach(this::signal);
+        subscribers.keySet().forEach(this::signal);
     }
 
     /** @return whether the store is restarting, so that every call fails as at a server that is down */
@@ -135,15 +136,15 @@ final class MemoryStore {
     }
 
     Runnable subscribe(String key, Runnable onRelease) {
-        listeners.computeIfAbsent(key, k -> new CopyOnWriteArraySet<>()).add(onRelease);
-        return () -> listeners.computeIfPresent(key, (k, set) -> {
+        subscribers.computeIfAbsent(key, k -> new CopyOnWriteArraySet<>()).add(onRelease);
+        return () -> subscribers.computeIfPresent(key, (k, set) -> {
             set.remove(onRelease);
             return set.isEmpty() ? null : set;
         });
     }
 
     private void signal(String key) {
-        Set<Runnable> waiting = listeners.get(key);
+        Set<Runnable> waiting = subscribers.get(key);
         if (waiting != null) {
             waiting.forEach(Runnable::run);
         }
