@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The lock server of the in-memory backend: one entry per held key with its owner, token and
  * expiry on the monotonic clock, and one token counter for the whole store, so tokens keep
- * increasing for every name whatever happens to its entry.
+ * increasing for every name whatever happens to its entry. The clock is the server's own, the
+ * system's, as a real server's would be, never a client's {@code BackendContext.ticker()}: a
+ * client on a clock moved by hand still meets leases that run in real time.
  */
 final class MemoryStore {
 
