@@ -8,10 +8,10 @@ import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendAddress;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.Redaction;
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.locksmith.spi.Secret;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
@@ -41,20 +41,20 @@ final class AzureBlobAddress {
 
     private AzureBlobAddress() {}
 
-    static BlobContainerAsyncClient containerClient(BackendConfig config, AzureBlobSettings settings) {
+    static BlobContainerAsyncClient containerClient(BackendContext context, AzureBlobSettings settings) {
         BlobContainerClientBuilder builder = new BlobContainerClientBuilder()
                 .httpClient(httpClient(settings.timeout()))
                 // no retries inside the SDK: the core retries waits and renewals within their deadlines
                 .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, settings.timeout(), null, null, null));
-        if (config.location().startsWith(config.scheme() + "://")) {
-            fromUri(builder, config);
+        if (context.location().startsWith(context.scheme() + "://")) {
+            fromUri(builder, context);
         } else {
-            fromConnectionString(builder, config);
+            fromConnectionString(builder, context);
         }
         try {
             return builder.buildAsyncClient();
         } catch (RuntimeException e) {
-            throw new LockConfigurationException("cannot use " + config.redactedLocation() + ": "
+            throw new LockConfigurationException("cannot use " + context.redactedLocation() + ": "
                     + Redaction.redact(String.valueOf(e.getMessage())), e);
         }
     }
@@ -72,109 +72,103 @@ final class AzureBlobAddress {
                 .setReadTimeout(timeout).setWriteTimeout(timeout));
     }
 
-    private static void fromConnectionString(BlobContainerClientBuilder builder, BackendConfig config) {
-        String cs = config.location().substring(config.scheme().length() + 1);
-        if (config.option("account-key").isPresent() || config.option("sas-token").isPresent()) {
-            throw new LockConfigurationException("give the credentials once: " + config.redactedLocation()
+    private static void fromConnectionString(BlobContainerClientBuilder builder, BackendContext context) {
+        String cs = context.location().substring(context.scheme().length() + 1);
+        if (context.option("account-key").isPresent() || context.option("sas-token").isPresent()) {
+            throw new LockConfigurationException("give the credentials once: " + context.redactedLocation()
                     + " is a connection string, which carries them; drop account-key and sas-token");
         }
-        String container = config.option("container").orElseThrow(() -> new LockConfigurationException(
-                "no container for " + config.redactedLocation() + ": add ?container=NAME after the connection string"));
+        String container = context.option("container").orElseThrow(() -> new LockConfigurationException(
+                "no container for " + context.redactedLocation() + ": add ?container=NAME after the connection string"));
         try {
             builder.connectionString(cs);
         } catch (RuntimeException e) {
             throw new LockConfigurationException("malformed Azure Storage connection string in "
-                    + config.redactedLocation() + ": " + Redaction.redact(String.valueOf(e.getMessage()))
+                    + context.redactedLocation() + ": " + Redaction.redact(String.valueOf(e.getMessage()))
                     + " (expected azblob:DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;"
                     + "EndpointSuffix=core.windows.net?container=NAME, or a BlobEndpoint=... with a key or SAS)");
         }
-        builder.containerName(container(config, container));
+        builder.containerName(container(context, container));
     }
 
-    private static void fromUri(BlobContainerClientBuilder builder, BackendConfig config) {
-        URI uri;
-        try {
-            uri = new URI(config.location());
-        } catch (URISyntaxException e) {
-            throw malformed(config, "not a URI");
+    private static void fromUri(BlobContainerClientBuilder builder, BackendContext context) {
+        BackendAddress address = context.address();
+        if (address.user().isPresent()) {
+            throw malformed(context, "no user-info allowed; give the key in the account-key option");
         }
-        if (uri.getRawUserInfo() != null) {
-            throw malformed(config, "no user-info allowed; give the key in the account-key option");
+        if (address.hosts().size() > 1) {
+            throw malformed(context, "one host only");
         }
-        if (uri.getHost() == null) {
-            throw malformed(config, "no host");
+        if (context.option("container").isPresent()) {
+            throw malformed(context, "the container is in the path; drop the container option");
         }
-        if (config.option("container").isPresent()) {
-            throw malformed(config, "the container is in the path; drop the container option");
-        }
-        String path = uri.getPath() == null ? "" : uri.getPath().replaceAll("^/+|/+$", "");
+        String path = address.path().replaceAll("^/+|/+$", "");
         String[] segments = path.isEmpty() ? new String[0] : path.split("/");
-        String host = uri.getHost();
-        String protocol = config.option("protocol").map(p -> p.trim().toLowerCase(Locale.ROOT))
+        String host = address.host().host();
+        String protocol = context.option("protocol").map(p -> p.trim().toLowerCase(Locale.ROOT))
                 .orElse(LOOPBACK.contains(host) ? "http" : "https");
         if (!protocol.equals("http") && !protocol.equals("https")) {
-            throw new LockConfigurationException("option 'protocol' of " + config.redactedLocation()
-                    + " must be http or https, was '" + protocol + "'");
+            throw context.invalid("protocol", context.option("protocol").orElseThrow(), "http or https");
         }
-        String authority = protocol + "://" + uri.getRawAuthority();
+        String authority = protocol + "://" + address.host();
         String account;
         String endpoint;
         if (segments.length == 1) {
             account = host.contains(".") && !host.matches("[0-9.]+") ? host.substring(0, host.indexOf('.')) : null;
             if (account == null) {
-                throw malformed(config, "the account is not in the host; write azblob://HOST:PORT/ACCOUNT/CONTAINER");
+                throw malformed(context, "the account is not in the host; write azblob://HOST:PORT/ACCOUNT/CONTAINER");
             }
             endpoint = authority;
         } else if (segments.length == 2) {
             account = segments[0];
             endpoint = authority + "/" + account;
         } else {
-            throw malformed(config, "expected azblob://ACCOUNT.blob.core.windows.net/CONTAINER or"
+            throw malformed(context, "expected azblob://ACCOUNT.blob.core.windows.net/CONTAINER or"
                     + " azblob://HOST:PORT/ACCOUNT/CONTAINER");
         }
-        builder.endpoint(endpoint).containerName(container(config, segments[segments.length - 1]));
-        credentials(builder, config, account, protocol);
+        builder.endpoint(endpoint).containerName(container(context, segments[segments.length - 1]));
+        credentials(builder, context, account, protocol);
     }
 
-    private static void credentials(BlobContainerClientBuilder builder, BackendConfig config, String account,
+    private static void credentials(BlobContainerClientBuilder builder, BackendContext context, String account,
             String protocol) {
-        Optional<String> key = config.option("account-key");
-        Optional<String> sas = config.option("sas-token");
+        Optional<Secret> key = context.secretOption("account-key");
+        Optional<Secret> sas = context.secretOption("sas-token");
         if (key.isPresent() && sas.isPresent()) {
-            throw new LockConfigurationException("give one credential for " + config.redactedLocation()
+            throw new LockConfigurationException("give one credential for " + context.redactedLocation()
                     + ": account-key or sas-token, not both");
         }
         if (key.isPresent()) {
+            String accountKey = key.get().reveal().trim();
             try {
-                Base64.getDecoder().decode(key.get().trim());
+                Base64.getDecoder().decode(accountKey);
             } catch (IllegalArgumentException e) {
-                // never echo the value: a key with a typo is still mostly a key
-                throw new LockConfigurationException("option 'account-key' of " + config.redactedLocation()
-                        + " is not a base64 account key (in a URI, write + as %2B)");
+                // the value is masked: a key with a typo is still mostly a key
+                throw context.invalid("account-key", accountKey, "a base64 account key (in a URI, write + as %2B)");
             }
-            builder.credential(new StorageSharedKeyCredential(account, key.get().trim()));
+            builder.credential(new StorageSharedKeyCredential(account, accountKey));
         } else if (sas.isPresent()) {
-            String token = sas.get().trim();
+            String token = sas.get().reveal().trim();
             builder.sasToken(token.startsWith("?") ? token.substring(1) : token);
         } else {
             if (protocol.equals("http")) {
-                throw new LockConfigurationException("no credentials for " + config.redactedLocation()
+                throw new LockConfigurationException("no credentials for " + context.redactedLocation()
                         + ": the default Azure credential chain needs https; give account-key or sas-token,"
                         + " or use a connection string");
             }
-            builder.credential(DefaultCredentials.chain(config.redactedLocation()));
+            builder.credential(DefaultCredentials.chain(context.redactedLocation()));
         }
     }
 
-    private static String container(BackendConfig config, String name) {
+    private static String container(BackendContext context, String name) {
         if (!CONTAINER.matcher(name).matches()) {
-            throw new LockConfigurationException("invalid container name '" + name + "' in " + config.redactedLocation()
+            throw new LockConfigurationException("invalid container name '" + name + "' in " + context.redactedLocation()
                     + ": 3 to 63 lower-case letters, digits and single hyphens, starting with a letter or digit");
         }
         return name;
     }
 
-    private static LockConfigurationException malformed(BackendConfig config, String why) {
-        return new LockConfigurationException("malformed Azure Blob URI '" + config.redactedLocation() + "': " + why);
+    private static LockConfigurationException malformed(BackendContext context, String why) {
+        return new LockConfigurationException("malformed Azure Blob URI '" + context.redactedLocation() + "': " + why);
     }
 }

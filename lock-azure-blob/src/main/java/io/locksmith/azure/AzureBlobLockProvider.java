@@ -1,7 +1,7 @@
 package io.locksmith.azure;
 
 import com.azure.storage.blob.BlobContainerAsyncClient;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.Set;
@@ -39,9 +39,9 @@ public final class AzureBlobLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        AzureBlobSettings settings = AzureBlobSettings.of(config);
-        BlobContainerAsyncClient container = AzureBlobAddress.containerClient(config, settings);
+    public LockBackend open(BackendContext context) {
+        AzureBlobSettings settings = AzureBlobSettings.of(context);
+        BlobContainerAsyncClient container = AzureBlobAddress.containerClient(context, settings);
         return AzureBlobBackend.open(container, AzureBlobAddress.describe(container), settings);
     }
 }

@@ -56,6 +56,6 @@ public final class AzureBlobLocks {
         Objects.requireNonNull(container, "container");
         Objects.requireNonNull(options, "options");
         String description = AzureBlobAddress.describe(container) + " (existing client)";
-        return LockClient.of(events -> AzureBlobBackend.open(container, description, AzureBlobSettings.DEFAULTS), options);
+        return LockClient.of(context -> AzureBlobBackend.open(container, description, AzureBlobSettings.DEFAULTS), options);
     }
 }

@@ -57,7 +57,8 @@ final class LeaseRenewal {
                 .map(r -> RenewOutcome.RENEWED)
                 .onErrorResume(e -> Mono.just(outcome(e)));
         int wanted = LeaseTerm.seconds(lease.lease());
-        if (!(lease.attachment() instanceof LeaseTerm term) || term.seconds() == wanted) {
+        LeaseTerm term = lease.attachment(LeaseTerm.class);
+        if (term.seconds() == wanted) {
             return renewed;
         }
         // Renew restarts the lease with its old length. Acquiring again with the same lease id

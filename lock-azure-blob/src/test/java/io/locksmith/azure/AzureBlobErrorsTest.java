@@ -130,6 +130,23 @@ class AzureBlobErrorsTest {
     }
 
     @Test
+    void theAddressIsReadAsOneHostWithoutUserInfo() {
+        assertThatThrownBy(() -> LockClient.open("azblob://acct:pw-s3cret@127.0.0.1:1/devstoreaccount1/errors"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("malformed Azure Blob URI")
+                .hasMessageContaining("no user-info")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-s3cret"));
+        assertThatThrownBy(() -> LockClient.open("azblob://127.0.0.1:1,127.0.0.2:1/devstoreaccount1/errors",
+                Map.of("account-key", FAKE_KEY)))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("one host only");
+        assertThatThrownBy(() -> LockClient.open("azblob://[::1]:1/devstoreaccount1/errors"))
+                .as("an IPv6 loopback host is plain HTTP by default, where the default credential chain cannot go")
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("needs https");
+        assertThatThrownBy(() -> LockClient.open("azblob://127.0.0.1:1/devstoreaccount1/errors?protocol=ftp"))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("option 'protocol'")
+                .hasMessageContaining("http or https");
+    }
+
+    @Test
     void theDefaultCredentialChainIsUsedWithoutKeyOrSas() {
         // azure-identity is on the test class path; its chain finds no identity here, which is
         // reported when the client opens, as a refused or failed access, never as a hang

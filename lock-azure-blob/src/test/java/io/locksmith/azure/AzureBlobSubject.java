@@ -5,13 +5,8 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.AcquireResult;
-import io.locksmith.spi.BackendConfig;
-import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.spi.LockBackend;
-import io.locksmith.spi.LockInspector;
-import io.locksmith.spi.RenewOutcome;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
@@ -21,9 +16,7 @@ import io.locksmith.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -57,11 +50,9 @@ final class AzureBlobSubject implements TckSubject {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String location = "azblob:" + Azurite.throughPort(server, proxy.port());
+        String uri = "azblob:" + Azurite.throughPort(server, proxy.port()) + "?container=" + CONTAINER + "&timeout=2s";
         try {
-            LockClient client = LockClient.of(events -> new ProxiedBackend(new AzureBlobLockProvider().open(
-                    new BackendConfig("azblob", location, Map.of("container", CONTAINER, "timeout", "2s"), options,
-                            events)), proxy), options);
+            LockClient client = LockClient.open(uri, options, backend -> new ProxiedBackend(backend, proxy));
             proxies.put(client, proxy); // a closed client's entry stays: the map is only read while it is open
             return client;
         } catch (RuntimeException e) {
@@ -126,56 +117,19 @@ final class AzureBlobSubject implements TckSubject {
     }
 
     /** The backend of one kit client, which closes that client's proxy when it closes. */
-    private record ProxiedBackend(LockBackend backend, TcpProxy proxy) implements LockBackend {
-        @Override
-        public String description() {
-            return backend.description();
-        }
+    private static final class ProxiedBackend extends ForwardingLockBackend {
 
-        @Override
-        public Duration minimumLease() {
-            return backend.minimumLease();
-        }
+        private final TcpProxy proxy;
 
-        @Override
-        public Duration maximumLease() {
-            return backend.maximumLease();
-        }
-
-        @Override
-        public AcquireResult tryAcquire(AcquireRequest request) {
-            return backend.tryAcquire(request);
-        }
-
-        @Override
-        public List<RenewOutcome> renew(List<HeldLease> leases) {
-            return backend.renew(leases);
-        }
-
-        @Override
-        public boolean renewsForAnyLease() {
-            return backend.renewsForAnyLease();
-        }
-
-        @Override
-        public void abandon(AcquireRequest request) {
-            backend.abandon(request);
-        }
-
-        @Override
-        public boolean release(HeldLease lease) {
-            return backend.release(lease);
-        }
-
-        @Override
-        public Optional<LockInspector> inspector() {
-            return backend.inspector();
+        ProxiedBackend(LockBackend backend, TcpProxy proxy) {
+            super(backend);
+            this.proxy = proxy;
         }
 
         @Override
         public void close() {
             try {
-                backend.close();
+                super.close();
             } finally {
                 proxy.close();
             }

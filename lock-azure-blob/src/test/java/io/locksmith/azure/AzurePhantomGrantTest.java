@@ -42,7 +42,7 @@ class AzurePhantomGrantTest {
     }
 
     private static AcquireRequest request(String key, String owner) {
-        return new AcquireRequest(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
+        return AcquireRequest.of(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
     }
 
     private static String key(String what) {

@@ -1,6 +1,7 @@
 package io.locksmith.jdbc;
 
 import io.locksmith.LockException;
+import io.locksmith.spi.BackendEvents;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -17,10 +18,11 @@ final class JdbcBackends {
      * @param connector opens connections; {@link ConnectionPool} reuses them
      * @param settings the backend's options
      * @param where the redacted location for messages, e.g. {@code jdbc:postgresql://db/app}
-     * @param description the backend's description, or {@code null} to name it after the database
+     * @param events where PostgreSQL release signals go
      * @throws LockException a configuration error the user must fix, or a backend failure
      */
-    static JdbcBackend open(ConnectionPool.Connector connector, JdbcSettings settings, String where, String description) {
+    static JdbcBackend open(ConnectionPool.Connector connector, JdbcSettings settings, String where,
+            BackendEvents events) {
         ConnectionPool pool = new ConnectionPool(connector, settings.poolSize(), settings.timeout().toMillis());
         try {
             Connection c;
@@ -42,8 +44,8 @@ final class JdbcBackends {
                 pool.recycle(c, broken);
             }
             PgSignals signals = table.dialect().notifies() && settings.listen()
-                    ? new PgSignals(connector, settings.table(), settings.timeout().toMillis(), where) : null;
-            String name = description != null ? description : where + " (" + table.dialect().product() + ")";
+                    ? new PgSignals(connector, settings.table(), settings.timeout().toMillis(), where, events) : null;
+            String name = where + " (" + table.dialect().product() + ")";
             return new JdbcBackend(pool, table, signals, settings.timeoutSeconds(), name);
         } catch (RuntimeException e) {
             pool.close();

@@ -1,7 +1,7 @@
 package io.locksmith.jdbc;
 
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.sql.Driver;
@@ -54,10 +54,11 @@ public final class JdbcLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        String url = config.location();
-        String where = config.redactedLocation();
-        JdbcSettings settings = JdbcSettings.of(config.options(), JdbcSettings.DEFAULT_POOL_SIZE, where);
+    public LockBackend open(BackendContext context) {
+        // a JDBC URL is the driver's to parse: it goes to the driver as given
+        String url = context.location();
+        String where = context.redactedLocation();
+        JdbcSettings settings = JdbcSettings.of(context, JdbcSettings.DEFAULT_POOL_SIZE);
         Driver driver = driver(url, where);
         Properties properties = properties(url, settings);
         return JdbcBackends.open(() -> {
@@ -66,7 +67,7 @@ public final class JdbcLockProvider implements LockProvider {
                 throw new SQLException("the driver " + driver.getClass().getName() + " does not accept " + where, "08001");
             }
             return c;
-        }, settings, where, null);
+        }, settings, where, context.events());
     }
 
     private static Driver driver(String url, String where) {
@@ -84,12 +85,8 @@ public final class JdbcLockProvider implements LockProvider {
     /** Credentials and timeouts for the driver; timeouts the URL sets itself are left alone. */
     static Properties properties(String url, JdbcSettings settings) {
         Properties p = new Properties();
-        if (settings.user() != null) {
-            p.setProperty("user", settings.user());
-        }
-        if (settings.password() != null) {
-            p.setProperty("password", settings.password());
-        }
+        settings.user().ifPresent(user -> p.setProperty("user", user));
+        settings.password().ifPresent(password -> p.setProperty("password", password.reveal()));
         long ms = settings.timeout().toMillis();
         long seconds = settings.timeoutSeconds();
         switch (Dialect.fromUrl(url).orElse(Dialect.H2)) {

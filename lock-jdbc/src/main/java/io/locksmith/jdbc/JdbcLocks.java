@@ -2,6 +2,8 @@ package io.locksmith.jdbc;
 
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.Secret;
 import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -19,6 +21,8 @@ import javax.sql.DataSource;
  * }</pre>
  */
 public final class JdbcLocks {
+
+    private static final String WHERE = "the given DataSource";
 
     private JdbcLocks() {}
 
@@ -53,10 +57,23 @@ public final class JdbcLocks {
         Objects.requireNonNull(dataSource, "dataSource");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(settings, "settings");
-        String where = "the given DataSource";
-        JdbcSettings s = JdbcSettings.of(settings, 0, where);
-        ConnectionPool.Connector connector = s.user() == null ? dataSource::getConnection
-                : () -> dataSource.getConnection(s.user(), s.password());
-        return LockClient.of(events -> JdbcBackends.open(connector, s, where, null), options);
+        Map<String, String> given = Map.copyOf(settings);
+        return LockClient.of(context -> {
+            BackendContext withSettings = withOptions(context, WHERE, given);
+            JdbcSettings s = JdbcSettings.of(withSettings, 0);
+            ConnectionPool.Connector connector = s.user().isEmpty() ? dataSource::getConnection
+                    : () -> dataSource.getConnection(s.user().get(), s.password().map(Secret::reveal).orElse(null));
+            return JdbcBackends.open(connector, s, WHERE, context.events());
+        }, options);
+    }
+
+    /**
+     * The client's context, with a location for messages and the settings as its options, so that
+     * they are read (and rejected) as the URL form's are.
+     */
+    private static BackendContext withOptions(BackendContext context, String where, Map<String, String> options) {
+        return BackendContext.builder("jdbc", where).options(options).lockOptions(context.lockOptions())
+                .events(context.events()).scheduler(context.scheduler()).ticker(context.ticker())
+                .heldLeases(context.heldLeases()).build();
     }
 }

@@ -1,10 +1,10 @@
 package io.locksmith.jdbc;
 
+import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.ReleaseSignals;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -13,12 +13,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Release signals over PostgreSQL LISTEN/NOTIFY: one listening connection per client, opened on
  * the first wait, polled by one daemon thread with pgjdbc's {@code getNotifications(timeout)}.
- * The release statement notifies the table's channel with the key's hash as payload.
+ * The release statement notifies the table's channel with the key's hash as payload; a
+ * notification for a subscribed key goes to the core's one callback,
+ * {@link BackendEvents#released(String)}, which fans it out to the key's waiters.
+ *
+ * <p>The thread is its own, not the client's scheduler's: pgjdbc delivers notifications only to a
+ * caller blocked in {@code getNotifications} on the listening connection, so a scheduled task
+ * would hold a worker for as long, or poll and wake waiters late.
  *
  * <p>pgjdbc is reached by reflection so that lock-jdbc needs no driver at compile time. When the
- * connection fails the thread reconnects, and after each (re)connect it wakes every waiter, since
- * releases may have gone unheard; while it is not listening, {@link #listening()} is false and
- * attempts report no remaining lease, so that waiters poll instead of sleeping on a silent channel.
+ * connection fails the thread reconnects, and after each (re)connect it signals every subscribed
+ * key, since releases may have gone unheard; while it is not listening, {@link #listening()} is
+ * false and attempts report no remaining lease, so that waiters poll instead of sleeping on a
+ * silent channel.
  */
 final class PgSignals implements ReleaseSignals, AutoCloseable {
 
@@ -30,18 +37,21 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
     private final NamedSql unlisten;
     private final long timeoutMillis;
     private final String where;
-    private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+    private final BackendEvents events;
+    // the subscribed keys by their hash, the notifications' payload; the core subscribes once per key
+    private final ConcurrentHashMap<String, KeySubscription> subscribed = new ConcurrentHashMap<>();
     private final Object state = new Object();
     private Thread thread;
     private volatile boolean listening;
     private volatile boolean closed;
 
-    PgSignals(ConnectionPool.Connector connector, String table, long timeoutMillis, String where) {
+    PgSignals(ConnectionPool.Connector connector, String table, long timeoutMillis, String where, BackendEvents events) {
         this.connector = connector;
         this.listen = NamedSql.load("postgresql", "listen", table, Keys.channel(table));
         this.unlisten = NamedSql.load("postgresql", "unlisten", table);
         this.timeoutMillis = timeoutMillis;
         this.where = where;
+        this.events = events;
     }
 
     /** @return whether releases are being heard now */
@@ -50,20 +60,34 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
     }
 
     @Override
-    public Subscription subscribe(String key, Runnable onRelease) {
-        String hash = Keys.hash(key);
-        listeners.computeIfAbsent(hash, h -> ConcurrentHashMap.newKeySet()).add(onRelease);
+    public Subscription subscribe(String key) {
+        KeySubscription subscription = new KeySubscription(key);
+        subscribed.put(subscription.hash, subscription);
         awaitListening();
-        return () -> listeners.computeIfPresent(hash, (h, set) -> {
-            set.remove(onRelease);
-            return set.isEmpty() ? null : set;
-        });
+        return subscription;
+    }
+
+    /** One key's subscription; closing it stops the key's signals unless a newer one replaced it. */
+    private final class KeySubscription implements Subscription {
+        final String key;
+        final String hash;
+
+        KeySubscription(String key) {
+            this.key = key;
+            this.hash = Keys.hash(key);
+        }
+
+        @Override
+        public void close() {
+            subscribed.remove(hash, this);
+        }
     }
 
     /**
      * Starts the listener if needed and waits (at most the timeout) until LISTEN is in effect: the
      * core tries again right after subscribing, and a release before LISTEN would go unheard.
-     * Never throws: a waiter whose signal fails still polls.
+     * Never throws: a waiter whose signal fails still polls. The bound is real time, as the
+     * server's answer takes it, whatever clock the client runs on.
      */
     private void awaitListening() {
         synchronized (state) {
@@ -97,8 +121,10 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
                 Class<?> pgConnection = Class.forName("org.postgresql.PGConnection", true, c.getClass().getClassLoader());
                 Object pg = c.unwrap(pgConnection);
                 Method poll = pgConnection.getMethod("getNotifications", int.class);
+                // releases may have gone unheard; signalled before listening() turns true, so that a
+                // subscribe that waited for the connection returns with these signals delivered
+                subscribed.values().forEach(sub -> events.released(sub.key));
                 setListening(true);
-                listeners.values().forEach(set -> set.forEach(Runnable::run)); // releases may have gone unheard
                 while (!closed) {
                     Object[] notes = (Object[]) poll.invoke(pg, (int) POLL_MILLIS);
                     if (notes != null) {
@@ -122,9 +148,9 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
     }
 
     private void deliver(String keyHash) {
-        Set<Runnable> set = listeners.get(keyHash);
-        if (set != null) {
-            set.forEach(Runnable::run);
+        KeySubscription s = subscribed.get(keyHash);
+        if (s != null) {
+            events.released(s.key);
         }
     }
 

@@ -2,14 +2,17 @@ package io.locksmith.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locksmith.LockClient;
+import io.locksmith.LockOptions;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
-import java.sql.DriverManager;
+import io.locksmith.spi.LockBackend;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,13 +27,28 @@ class PhantomGrantTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private static JdbcBackend backend(Database db) {
-        JdbcSettings settings = JdbcSettings.of(Map.of("table", "phantom_locks", "pool-size", "2"), 2, "test");
-        return JdbcBackends.open(() -> DriverManager.getConnection(db.url(), db.properties()), settings, "test", null);
+    private LockClient client;
+
+    /** Opens a client from the database's URL, as any other, and hands back its backend to call directly. */
+    private LockBackend backend(Database db) {
+        String url = db.url() + (db.url().contains("?") ? "&" : "?") + "table=phantom_locks&pool-size=2";
+        AtomicReference<LockBackend> opened = new AtomicReference<>();
+        client = LockClient.open(url, LockOptions.defaults(), backend -> {
+            opened.set(backend);
+            return backend;
+        });
+        return opened.get();
+    }
+
+    @AfterEach
+    void closeClient() {
+        if (client != null) {
+            client.close();
+        }
     }
 
     private static AcquireRequest request(String key, String owner) {
-        return new AcquireRequest(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
+        return AcquireRequest.of(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
     }
 
     private static String key(String what) {
@@ -40,38 +58,36 @@ class PhantomGrantTest {
     @ParameterizedTest
     @EnumSource(Database.class)
     void aRetryOfAnAttemptWhoseAnswerWasLostIsGrantedItsOwnRowWithTheSameToken(Database db) {
-        try (JdbcBackend backend = backend(db)) {
-            String key = key("retry");
-            AcquireRequest waiter = request(key, "waiter");
-            AcquireResult lost = backend.tryAcquire(waiter);
-            assertThat(lost).as(db + ": the first attempt takes the free lock").isInstanceOf(Grant.class);
-            AcquireResult retry = backend.tryAcquire(waiter);
-            assertThat(retry).as(db + ", own grant: a retry of the same request is not refused by its own row")
-                    .isInstanceOf(Grant.class);
-            assertThat(((Grant) retry).token())
-                    .as(db + ", own grant: the retry gets the token the lost answer carried, not a second increment")
-                    .isEqualTo(((Grant) lost).token());
-            AcquireResult rival = backend.tryAcquire(request(key, "rival"));
-            assertThat(rival).as(db + ", mutual exclusion: the retried grant still holds the lock").isInstanceOf(Held.class);
-        }
+        LockBackend backend = backend(db);
+        String key = key("retry");
+        AcquireRequest waiter = request(key, "waiter");
+        AcquireResult lost = backend.tryAcquire(waiter);
+        assertThat(lost).as(db + ": the first attempt takes the free lock").isInstanceOf(Grant.class);
+        AcquireResult retry = backend.tryAcquire(waiter);
+        assertThat(retry).as(db + ", own grant: a retry of the same request is not refused by its own row")
+                .isInstanceOf(Grant.class);
+        assertThat(((Grant) retry).token())
+                .as(db + ", own grant: the retry gets the token the lost answer carried, not a second increment")
+                .isEqualTo(((Grant) lost).token());
+        AcquireResult rival = backend.tryAcquire(request(key, "rival"));
+        assertThat(rival).as(db + ", mutual exclusion: the retried grant still holds the lock").isInstanceOf(Held.class);
     }
 
     @ParameterizedTest
     @EnumSource(Database.class)
     void abandoningAnAttemptFreesItsRowAtOnceAndNeverAnotherOwners(Database db) {
-        try (JdbcBackend backend = backend(db)) {
-            String key = key("abandon");
-            AcquireRequest gaveUp = request(key, "gave-up");
-            Grant phantom = (Grant) backend.tryAcquire(gaveUp);
-            backend.abandon(gaveUp);
-            AcquireResult next = backend.tryAcquire(request(key, "next"));
-            assertThat(next).as(db + ", abandon: a lock taken by an attempt given up is takeable at once, not after its"
-                    + " lease").isInstanceOf(Grant.class);
-            assertThat(((Grant) next).token()).as(db + ", fencing: the next grant's token is greater")
-                    .isGreaterThan(phantom.token());
-            backend.abandon(gaveUp);
-            assertThat(backend.tryAcquire(request(key, "third")))
-                    .as(db + ", ownership: abandoning again does not free another owner's lock").isInstanceOf(Held.class);
-        }
+        LockBackend backend = backend(db);
+        String key = key("abandon");
+        AcquireRequest gaveUp = request(key, "gave-up");
+        Grant phantom = (Grant) backend.tryAcquire(gaveUp);
+        backend.abandon(gaveUp);
+        AcquireResult next = backend.tryAcquire(request(key, "next"));
+        assertThat(next).as(db + ", abandon: a lock taken by an attempt given up is takeable at once, not after its"
+                + " lease").isInstanceOf(Grant.class);
+        assertThat(((Grant) next).token()).as(db + ", fencing: the next grant's token is greater")
+                .isGreaterThan(phantom.token());
+        backend.abandon(gaveUp);
+        assertThat(backend.tryAcquire(request(key, "third")))
+                .as(db + ", ownership: abandoning again does not free another owner's lock").isInstanceOf(Held.class);
     }
 }

@@ -1,9 +1,21 @@
 package io.locksmith.memory;
 
+import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.ForwardingLockBackend;
+import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.LockBackend;
+import io.locksmith.spi.LockInspector;
+import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Faults on the in-memory backend, for tests and the fault suite, where threads of one JVM stand
@@ -23,17 +35,23 @@ public final class MemoryFaults {
     }
 
     /**
-     * Opens a client of a {@code memory://group} store whose connection the caller controls.
+     * Opens a client of a {@code memory://group} store whose connection the caller controls: the
+     * client is opened from the URI as any other, with its backend wrapped in the connection.
      *
-     * @param group   the store's group name, as in {@code memory://group}
+     * @param group   the store's group name, as in {@code memory://group} (letters, digits, . _ -)
      * @param options the client's options
      * @return the client and its connection's controls
+     * @throws io.locksmith.LockConfigurationException if the group is not a valid name
      */
     public static Connection connect(String group, LockOptions options) {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(options, "options");
-        MemoryBackend backend = new MemoryBackend(MemoryStore.group(group), "memory://" + group);
-        return new Connection(LockClient.of(events -> backend, options), backend);
+        AtomicReference<FaultyBackend> wrapped = new AtomicReference<>();
+        LockClient client = LockClient.open("memory://" + group, options, backend -> {
+            wrapped.set(new FaultyBackend(backend));
+            return wrapped.get();
+        });
+        return new Connection(client, wrapped.get());
     }
 
     /**
@@ -62,9 +80,9 @@ public final class MemoryFaults {
     public static final class Connection {
 
         private final LockClient client;
-        private final MemoryBackend backend;
+        private final FaultyBackend backend;
 
-        private Connection(LockClient client, MemoryBackend backend) {
+        private Connection(LockClient client, FaultyBackend backend) {
             this.client = client;
             this.backend = backend;
         }
@@ -94,6 +112,87 @@ public final class MemoryFaults {
                 throw new IllegalArgumentException("delay must not be negative, was " + delay);
             }
             backend.delayReplies(delay);
+        }
+    }
+
+    /**
+     * A connection that can be cut, which makes every call fail as a network partition would, and
+     * whose replies can be delayed, as a slow path back would: the store has acted, the caller
+     * learns it late. Release signals still arrive while it is cut, as before.
+     */
+    private static final class FaultyBackend extends ForwardingLockBackend {
+
+        private volatile boolean severed;
+        private volatile long replyDelayNanos;
+
+        FaultyBackend(LockBackend store) {
+            super(store);
+        }
+
+        void sever() {
+            severed = true;
+        }
+
+        void restore() {
+            severed = false;
+        }
+
+        void delayReplies(Duration delay) {
+            replyDelayNanos = delay.toNanos();
+        }
+
+        @Override
+        public AcquireResult tryAcquire(AcquireRequest request) {
+            reachable(request.name());
+            return reply(super.tryAcquire(request));
+        }
+
+        @Override
+        public void abandon(AcquireRequest request) {
+            reachable(request.name());
+            super.abandon(request);
+            reply(null);
+        }
+
+        @Override
+        public List<RenewOutcome> renew(List<HeldLease> leases) {
+            reachable(leases.get(0).name());
+            return reply(super.renew(leases));
+        }
+
+        @Override
+        public boolean release(HeldLease lease) {
+            reachable(lease.name());
+            return reply(super.release(lease));
+        }
+
+        @Override
+        public Optional<LockInspector> inspector() {
+            return super.inspector().map(inspector -> key -> {
+                reachable(key);
+                return reply(inspector.inspect(key));
+            });
+        }
+
+        private void reachable(String lockName) {
+            if (severed) {
+                throw new LockBackendException("connection to " + description() + " is cut (lock '" + lockName + "')");
+            }
+        }
+
+        /**
+         * Hands back the store's answer once the reply delay, if any, has passed: real time, as a
+         * slow network takes it, whatever clock the client runs on.
+         */
+        private <T> T reply(T answer) {
+            long delay = replyDelayNanos;
+            if (delay > 0) {
+                long due = System.nanoTime() + delay;
+                for (long left; (left = due - System.nanoTime()) > 0; ) {
+                    LockSupport.parkNanos(left); // the delay is the point; an interrupt does not shorten a reply's way back
+                }
+            }
+            return answer;
         }
     }
 }

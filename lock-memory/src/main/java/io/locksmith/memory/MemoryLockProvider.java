@@ -1,7 +1,7 @@
 package io.locksmith.memory;
 
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.Set;
@@ -30,16 +30,16 @@ public final class MemoryLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        String location = config.location();
+    public LockBackend open(BackendContext context) {
+        String location = context.location();
         if (location.equalsIgnoreCase("memory:")) {
-            return new MemoryBackend(new MemoryStore(), "memory:");
+            return new MemoryBackend(new MemoryStore(), "memory:", context.events());
         }
         Matcher m = GROUP.matcher(location);
         if (m.matches()) {
-            return new MemoryBackend(MemoryStore.group(m.group(1)), "memory://" + m.group(1));
+            return new MemoryBackend(MemoryStore.group(m.group(1)), "memory://" + m.group(1), context.events());
         }
-        throw new LockConfigurationException("malformed memory URI '" + config.redactedLocation()
+        throw new LockConfigurationException("malformed memory URI '" + context.redactedLocation()
                 + "': use memory: for a store of the client's own, or memory://NAME (letters, digits, . _ -)"
                 + " for one shared by every client of that name in this JVM");
     }

@@ -12,14 +12,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The lock server of the in-memory backend: one entry per held key with its owner, token and
  * expiry on the monotonic clock, and one token counter for the whole store, so tokens keep
- * increasing for every name whatever happens to its entry.
+ * increasing for every name whatever happens to its entry. The clock is the server's own, the
+ * system's, as a real server's would be, never a client's {@code BackendContext.ticker()}: a
+ * client on a clock moved by hand still meets leases that run in real time.
  */
 final class MemoryStore {
 
     private static final ConcurrentHashMap<String, MemoryStore> GROUPS = new ConcurrentHashMap<>();
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+    // per key, one callback per subscribed client, as a server keeps a channel's subscribers
+    private final ConcurrentHashMap<String, Set<Runnable>> subscribers = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
     private volatile boolean down;
 
@@ -119,7 +122,7 @@ final class MemoryStore {
         } finally {
             down = false;
         }
-        listeners.keySet().forEach(this::signal);
+        subscribers.keySet().forEach(this::signal);
     }
 
     /** @return whether the store is restarting, so that every call fails as at a server that is down */
@@ -135,15 +138,15 @@ final class MemoryStore {
     }
 
     Runnable subscribe(String key, Runnable onRelease) {
-        listeners.computeIfAbsent(key, k -> new CopyOnWriteArraySet<>()).add(onRelease);
-        return () -> listeners.computeIfPresent(key, (k, set) -> {
+        subscribers.computeIfAbsent(key, k -> new CopyOnWriteArraySet<>()).add(onRelease);
+        return () -> subscribers.computeIfPresent(key, (k, set) -> {
             set.remove(onRelease);
             return set.isEmpty() ? null : set;
         });
     }
 
     private void signal(String key) {
-        Set<Runnable> waiting = listeners.get(key);
+        Set<Runnable> waiting = subscribers.get(key);
         if (waiting != null) {
             waiting.forEach(Runnable::run);
         }
