@@ -147,8 +147,11 @@ public interface LockClient extends AutoCloseable {
      * @param listener the listener
      * @return the registration; closing it removes the listener
      * @throws IllegalStateException if the client is closed
+     * @throws UnsupportedOperationException if this is not a client the core made (a test double)
      */
-    LockListener.Registration addListener(LockListener listener);
+    default LockListener.Registration addListener(LockListener listener) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not report to listeners");
+    }
 
     /** @return the options this client applies to its locks */
     LockOptions options();
