@@ -24,9 +24,10 @@ import java.util.function.Function;
  * for good, and {@link #restartServer()} restarts the {@link TestServer}. A client's proxy closes
  * with the client.
  *
- * <p>A subclass names the backend's capabilities and adds the faults only it can make (removing
- * a lock's state, a queue's entries) by overriding the {@link Faults} methods: the subject is its
- * own {@link #faults()}.
+ * <p>A subclass names the backend's capabilities, its {@link #secretUri()} (with
+ * {@link #unreachableAddress()} for its unreachable twin), and adds the faults only it can make
+ * (removing a lock's state, a queue's entries) by overriding the {@link Faults} methods: the
+ * subject is its own {@link #faults()}.
  *
  * <pre>{@code
  * final class EtcdSubject extends ProxiedSubject {
@@ -53,6 +54,7 @@ public abstract class ProxiedSubject implements TckSubject, Faults {
     private final TestServer server;
     private final Function<String, String> uri;
     private final Map<LockClient, Connection> connections = new ConcurrentHashMap<>();
+    private RefusingPort refusing; // reserved on first use, for the subject's life
 
     /**
      * @param name the provider's name, for the kit's messages
@@ -96,6 +98,17 @@ public abstract class ProxiedSubject implements TckSubject, Faults {
         }
         connections.put(client, opened[0]);
         return client;
+    }
+
+    /**
+     * @return {@code 127.0.0.1:PORT} where nothing answers and connections are refused at once,
+     *     the same for the subject's life: for the unreachable twin of {@link #secretUri()}
+     */
+    protected final synchronized String unreachableAddress() {
+        if (refusing == null) {
+            refusing = new RefusingPort();
+        }
+        return "127.0.0.1:" + refusing.port();
     }
 
     /** @return this subject: its connection faults, and the backend's own its subclass adds */
@@ -153,6 +166,11 @@ public abstract class ProxiedSubject implements TckSubject, Faults {
     @Override
     public void close() {
         List.copyOf(connections.values()).forEach(c -> c.proxy.close());
+        synchronized (this) {
+            if (refusing != null) {
+                refusing.close();
+            }
+        }
     }
 
     private Connection connection(LockClient client) {
