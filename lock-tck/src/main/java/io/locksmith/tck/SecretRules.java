@@ -6,6 +6,8 @@ import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,7 @@ interface SecretRules extends Rules {
                 + " Capabilities.builder().lacks(Fault.SECRET_URI)")));
         // another credential of the same shape, which nothing but this rule knows
         String wrong = "kit" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36)
-                + given.secret().substring(Math.min(given.secret().length(), 16));
+                + given.secret().substring(Math.min(given.secret().length(), 16)).replace("%", "");
         LockOptions options = LockOptions.builder().lease(c.lease()).build();
         Shown shown = new Shown();
         try (Output output = Output.capture()) {
@@ -49,7 +51,9 @@ interface SecretRules extends Rules {
             opened(shown, "a server that does not answer", () -> LockClient.open(given.unreachable(), options));
             shown.add("the console and the JVM's log", output.text());
         }
-        List<String> leaks = shown.leaks(given.secret(), wrong);
+        // as given, and percent-encoded as a URI carries it
+        List<String> leaks = shown.leaks(given.secret(), wrong, URLEncoder.encode(given.secret(), StandardCharsets.UTF_8),
+                URLEncoder.encode(wrong, StandardCharsets.UTF_8));
         c.check(leaks.isEmpty(), String.join("; and ", leaks));
     }
 
