@@ -4,16 +4,10 @@ import com.sun.management.OperatingSystemMXBean;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
-import io.locksmith.spi.LockProvider;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.ServiceLoader;
 
 /**
  * One client holds many locks with automatic renewal for a while: how many renewal calls the core
@@ -40,8 +34,7 @@ final class HeldAtScale {
         CountingBackend[] counting = new CountingBackend[1];
         List<LockHandle> held = new ArrayList<>(count);
         long heapBefore = usedHeapAfterGc();
-        try (LockClient client = LockClient.of(events -> counting[0] = new CountingBackend(open(uri, options, events)),
-                options)) {
+        try (LockClient client = LockClient.open(uri, options, backend -> counting[0] = new CountingBackend(backend))) {
             for (int i = 0; i < count; i++) {
                 held.add(client.lock("bench-held-" + i).acquire(Duration.ofSeconds(30)));
             }
@@ -62,36 +55,6 @@ final class HeldAtScale {
             held.forEach(LockHandle::close);
             return new Outcome(count, calls / ticks, cpu, (heapAfter - heapBefore) / (double) count, lost);
         }
-    }
-
-    /** Opens the backend for a URI through its provider, the way the core would, minus option parsing. */
-    private static io.locksmith.spi.LockBackend open(String uri, LockOptions options, io.locksmith.spi.BackendEvents events) {
-        String scheme = uri.substring(0, uri.indexOf(':')).toLowerCase(Locale.ROOT);
-        for (LockProvider p : ServiceLoader.load(LockProvider.class)) {
-            if (p.schemes().contains(scheme)) {
-                Map<String, String> own = new HashMap<>();
-                String location = splitOptions(uri, p, own);
-                return p.open(new BackendConfig(scheme, location, own, options, events));
-            }
-        }
-        throw new IllegalArgumentException("no provider for " + scheme);
-    }
-
-    private static String splitOptions(String uri, LockProvider provider, Map<String, String> own) {
-        int q = uri.indexOf('?');
-        if (q < 0) {
-            return uri;
-        }
-        List<String> kept = new ArrayList<>();
-        for (String pair : uri.substring(q + 1).split("&")) {
-            String[] kv = pair.split("=", 2);
-            if (provider.optionNames().contains(kv[0])) {
-                own.put(kv[0], kv.length > 1 ? kv[1] : "");
-            } else {
-                kept.add(pair);
-            }
-        }
-        return uri.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
     }
 
     private static long usedHeapAfterGc() {

@@ -1,8 +1,8 @@
 package io.locksmith.tck;
 
 /**
- * The kit's fault hooks, one per {@link Faults} method, so that a provider can say which it
- * cannot supply: {@code Capabilities.builder().lacks(Fault.RESTART_SERVER)}.
+ * The kit's fault hooks, one per {@link Faults} method (and {@link TckSubject#secretUri()}), so
+ * that a provider can say which it cannot supply: {@code Capabilities.builder().lacks(Fault.RESTART_SERVER)}.
  *
  * <p>A required rule needs its hooks. A hook the provider neither supplies nor declares lacking
  * fails the rule, saying which hook is missing; a hook declared lacking makes the rule skip,
@@ -28,7 +28,12 @@ public enum Fault {
      * {@link Faults#skewWallClock}. A provider that reads no client wall clock, as it should not,
      * has nothing to skew: it declares this lacking, and the clock rule reports that it did not run.
      */
-    SKEW_WALL_CLOCK("skew a client's wall clock");
+    SKEW_WALL_CLOCK("skew a client's wall clock"),
+    /**
+     * {@link TckSubject#secretUri()}: a URI with a credential, for the rule that no message shows
+     * one. Only a provider whose URIs carry no credential at all declares it lacking.
+     */
+    SECRET_URI("open a client from a URI that carries a credential");
 
     /**
      * What the message of every rule skipped for a capability the provider declared it lacks

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.function.Executable;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class LockContract implements AcquisitionRules, ExclusionRules, ReleaseRules, RenewalRules,
         LossRules, FencingRules, NameRules, ArgumentRules, AsyncRules, ExtendRules, OutageRules, GiveUpRules,
-        QueueRules, AdapterRules, StatusRules {
+        QueueRules, AdapterRules, StatusRules, SecretRules {
 
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     private final List<LockClient> opened = new ArrayList<>();

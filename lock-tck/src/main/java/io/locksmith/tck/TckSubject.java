@@ -2,6 +2,7 @@ package io.locksmith.tck;
 
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
+import java.util.Optional;
 
 /**
  * What a provider hands the kit: a way to open clients that behave like separate processes,
@@ -43,6 +44,19 @@ public interface TckSubject extends AutoCloseable {
      */
     default Faults faults() {
         return new Faults() {};
+    }
+
+    /**
+     * A URI with a credential in it, for the rule that no exception message, {@code toString()}
+     * or log line shows a credential: the kit opens clients from it, from it with a wrong
+     * credential, with bad options and aimed where no server answers, makes them fail, and looks
+     * for the credential in everything they show. None by default: then the rule fails, unless
+     * the provider declares {@code Capabilities.builder().lacks(Fault.SECRET_URI)}.
+     *
+     * @return the URI, its credential and an unreachable twin
+     */
+    default Optional<SecretUri> secretUri() {
+        return Optional.empty();
     }
 
     /** Releases what the subject holds (a server connection used for faults). */

@@ -92,7 +92,11 @@ class BrokenProvidersTest {
                         "a released lock must be free"),
                 fails(Flaw.QUEUE_FROM_THE_BACK, "optional_waitersAreGrantedInArrivalOrder", "must be granted in arrival order"),
                 fails(Flaw.QUEUE_CANCEL_LEAVES_ENTRY, "required_cancellingAcquireAsyncStopsTheWait",
-                        LockTimeoutException.class, "-cancel' is still held by another owner"));
+                        LockTimeoutException.class, "-cancel' is still held by another owner"),
+                fails(Flaw.SHOWS_THE_CREDENTIAL, "required_noMessageToStringOrLogLineShowsACredential",
+                        "opening a client with a wrong credential (what it threw) must never show a credential"),
+                fails(Flaw.LOGS_THE_CREDENTIAL, "required_noMessageToStringOrLogLineShowsACredential",
+                        "the console and the JVM's log must never show a credential"));
     }
 
     /**

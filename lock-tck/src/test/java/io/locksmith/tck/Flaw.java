@@ -3,6 +3,8 @@ package io.locksmith.tck;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
@@ -22,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.LoggerFactory;
 
 /**
  * One way a provider can be wrong, as a backend over a {@link MemoryServer} that is sound in
@@ -82,7 +85,7 @@ enum Flaw {
     ABORTS_A_RULE {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     if (r.key().contains("required_tokensIncreaseAcrossGrantsAndClients")) {
@@ -98,7 +101,7 @@ enum Flaw {
     CHECK_THEN_SET {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     sound.reachable(r.name());
@@ -152,7 +155,7 @@ enum Flaw {
         @Override
         LockBackend wrap(MemoryBackend sound) {
             Set<String> seen = ConcurrentHashMap.newKeySet();
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     return seen.add(r.key()) ? Held.UNKNOWN : sound.tryAcquire(r);
@@ -168,7 +171,7 @@ enum Flaw {
     WAITS_WHILE_HELD {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     AcquireResult result = sound.tryAcquire(r);
@@ -190,7 +193,7 @@ enum Flaw {
         @Override
         LockBackend wrap(MemoryBackend sound) {
             CountDownLatch closed = new CountDownLatch(1);
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     try {
@@ -213,7 +216,7 @@ enum Flaw {
     RELEASE_KEEPS_THE_KEY {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public boolean release(HeldLease lease) {
                     sound.reachable(lease.name());
@@ -227,16 +230,15 @@ enum Flaw {
     LEASE_IN_SECONDS {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
-                    return sound.tryAcquire(new AcquireRequest(r.key(), r.name(), r.owner(), r.lease().multipliedBy(1000)));
+                    return sound.tryAcquire(r.withLease(r.lease().multipliedBy(1000)));
                 }
 
                 @Override
                 public List<RenewOutcome> renew(List<HeldLease> leases) {
-                    return sound.renew(leases.stream().map(l -> new HeldLease(l.key(), l.name(), l.owner(), l.token(),
-                            l.lease().multipliedBy(1000), l.attachment())).toList());
+                    return sound.renew(leases.stream().map(l -> l.withLease(l.lease().multipliedBy(1000))).toList());
                 }
             };
         }
@@ -246,7 +248,7 @@ enum Flaw {
     RENEWS_ONLY_A_HUNDRED {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public List<RenewOutcome> renew(List<HeldLease> leases) {
                     List<RenewOutcome> out = new ArrayList<>(sound.renew(leases.subList(0, Math.min(100, leases.size()))));
@@ -262,7 +264,7 @@ enum Flaw {
         @Override
         LockBackend wrap(MemoryBackend sound) {
             Map<String, Thread> keepAlives = new ConcurrentHashMap<>();
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     AcquireResult result = sound.tryAcquire(r);
@@ -297,7 +299,7 @@ enum Flaw {
     RENEWS_WHILE_UNREACHABLE {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public List<RenewOutcome> renew(List<HeldLease> leases) {
                     try {
@@ -328,7 +330,7 @@ enum Flaw {
     LEASE_LIMITS_UNDECLARED {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public Duration minimumLease() {
                     return Duration.ofNanos(1);
@@ -346,7 +348,7 @@ enum Flaw {
     STATUS_READS_RELEASED_GRANTS {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public Optional<LockInspector> inspector() {
                     return Optional.of(key -> Optional.ofNullable(sound.server().lastGrant(key))
@@ -360,7 +362,7 @@ enum Flaw {
     SIGNALS_NEVER_FIRE {
         @Override
         LockBackend wrap(MemoryBackend sound) {
-            return new ForwardingBackend(sound) {
+            return new ForwardingLockBackend(sound) {
                 @Override
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     AcquireResult result = sound.tryAcquire(r);
@@ -369,9 +371,31 @@ enum Flaw {
 
                 @Override
                 public Optional<ReleaseSignals> releaseSignals() {
-                    return Optional.of((key, onRelease) -> () -> {});
+                    return Optional.of(key -> () -> {});
                 }
             };
+        }
+    },
+
+    /** Names its server in its errors by the URI as given, password and all ({@code DriverManager}'s mistake). */
+    SHOWS_THE_CREDENTIAL {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound;
+        }
+
+        @Override
+        String shown(BackendContext context) {
+            return context.location();
+        }
+    },
+
+    /** Logs the URI it connects to as given, password and all. */
+    LOGS_THE_CREDENTIAL {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            LoggerFactory.getLogger(FlawedProvider.class).error("flawed backend connected to {}", sound.location());
+            return sound;
         }
     };
 
@@ -381,6 +405,11 @@ enum Flaw {
     /** @return whether the provider queues waiters natively, in arrival order as it claims */
     boolean queues() {
         return false;
+    }
+
+    /** @return how the provider names the server in its errors: the location, credentials masked */
+    String shown(BackendContext context) {
+        return context.redactedLocation();
     }
 
     /** Removes a lock's state on the server for the kit's fault hook; the fence counter stays unless the flaw loses it. */

@@ -1,7 +1,9 @@
 package io.locksmith.tck;
 
+import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendAddress;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.Locale;
@@ -10,11 +12,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Opens the kit's test backends by URI, for the runner's tests: {@code flawed://NONE} is the
- * sound provider, {@code flawed://FLAW} one with that {@link Flaw}. Clients of one URI share one
- * {@link MemoryServer}, as clients of one server do.
+ * Opens the kit's test backends by URI, for the runner's tests and the credential rule:
+ * {@code flawed://NONE} is the sound provider, {@code flawed://FLAW} one with that {@link Flaw}.
+ * Clients of one URI share one {@link MemoryServer}, as clients of one server do. A password in
+ * the user-info must be {@link #PASSWORD}, or opening fails as a refused login does; a port means
+ * a server that does not answer there.
  */
 public final class FlawedProvider implements LockProvider {
+
+    /** The one password the flawed servers accept. */
+    static final String PASSWORD = "kit-valid-s3cret";
 
     private static final Map<String, MemoryServer> SERVERS = new ConcurrentHashMap<>();
 
@@ -32,16 +39,22 @@ public final class FlawedProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        String location = config.location();
-        String name = location.substring(location.indexOf("//") + 2).toUpperCase(Locale.ROOT);
+    public LockBackend open(BackendContext context) {
+        BackendAddress address = context.address();
+        String name = address.host().host().toUpperCase(Locale.ROOT);
         Flaw flaw;
         try {
             flaw = Flaw.valueOf(name);
         } catch (IllegalArgumentException e) {
-            throw new LockConfigurationException("no flaw named '" + name + "' in " + config.redactedLocation());
+            throw new LockConfigurationException("no flaw named '" + name + "' in " + context.redactedLocation());
+        }
+        if (address.host().port() > 0) {
+            throw new LockBackendException("no flawed server answers at " + flaw.shown(context));
+        }
+        if (address.password().filter(p -> !p.reveal().equals(PASSWORD)).isPresent()) {
+            throw new LockConfigurationException("the flawed server refused the login of " + flaw.shown(context));
         }
         MemoryServer server = SERVERS.computeIfAbsent(flaw.name(), f -> new MemoryServer());
-        return flaw.wrap(new MemoryBackend(server, "flawed://" + flaw));
+        return flaw.wrap(new MemoryBackend(server, "flawed://" + flaw, context));
     }
 }

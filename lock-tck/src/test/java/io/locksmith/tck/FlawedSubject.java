@@ -4,6 +4,7 @@ import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,9 +30,12 @@ final class FlawedSubject implements TckSubject {
 
     @Override
     public LockClient newClient(LockOptions options) {
-        MemoryBackend connection = new MemoryBackend(server, "flawed://" + flaw);
-        LockClient client = LockClient.of(events -> flaw.wrap(connection), options);
-        connections.put(client, connection);
+        MemoryBackend[] connection = new MemoryBackend[1];
+        LockClient client = LockClient.of(context -> {
+            connection[0] = new MemoryBackend(server, "flawed://" + flaw, context);
+            return flaw.wrap(connection[0]);
+        }, options);
+        connections.put(client, connection[0]);
         return client;
     }
 
@@ -41,6 +45,13 @@ final class FlawedSubject implements TckSubject {
                 .nativeWakeUp(true).fifo(flaw.queues())
                 .lacks(Fault.SKEW_WALL_CLOCK) // leases by the server's clock: no client clock to skew
                 .build();
+    }
+
+    /** The flaw's server by URI, through {@link FlawedProvider}, with the password it accepts. */
+    @Override
+    public Optional<SecretUri> secretUri() {
+        String user = "kit:" + FlawedProvider.PASSWORD + "@";
+        return Optional.of(new SecretUri("flawed://" + user + flaw, FlawedProvider.PASSWORD, "flawed://" + user + flaw + ":1"));
     }
 
     @Override

@@ -3,11 +3,14 @@ package io.locksmith.tck;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.spi.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,16 +28,28 @@ final class MemoryBackend implements LockBackend {
 
     private final MemoryServer server;
     private final String description;
+    private final BackendContext context;
     private volatile boolean cut;
     private volatile long replyDelayNanos;
 
-    MemoryBackend(MemoryServer server, String description) {
+    MemoryBackend(MemoryServer server, String description, BackendContext context) {
         this.server = server;
         this.description = description;
+        this.context = context;
     }
 
     MemoryServer server() {
         return server;
+    }
+
+    /** @return the URI the client was opened from, credentials and all: for the flaws that show it */
+    String location() {
+        return context.location();
+    }
+
+    /** @return the client's clock, for the confirmation time of a grant */
+    Ticker ticker() {
+        return context.ticker();
     }
 
     void cut() {
@@ -81,12 +96,20 @@ final class MemoryBackend implements LockBackend {
     public void abandon(AcquireRequest request) {
         reachable(request.name());
         // release compares the owner only: an unanswered attempt's grant is removed, no one else's
-        replied(server.release(new HeldLease(request.key(), request.name(), request.owner(), 0, request.lease(), null)));
+        replied(server.release(HeldLease.of(request, Grant.of(0))));
     }
 
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
-        return Optional.of((key, onRelease) -> server.listen(key, onRelease)::run);
+        return Optional.of(key -> listen(key, key));
+    }
+
+    /**
+     * Reports every release of {@code serverKey} on the server to the client's one callback as a
+     * release of {@code key}: the same key, unless a broken provider stored it as another.
+     */
+    ReleaseSignals.Subscription listen(String serverKey, String key) {
+        return server.listen(serverKey, () -> context.events().released(key))::run;
     }
 
     /** Reads the key's live holder and its remaining lease by the server's clock. */

@@ -84,7 +84,8 @@ class NewRulesBrokenProvidersTest {
     static Stream<String> hookedRules() {
         return Stream.of("required_leasesIgnoreClientWallClocks", "required_aServerRestartKeepsOrReportsLocksAndLetsWaitersProceed",
                 "required_anAttemptGivenUpWithItsReplyOutstandingLeavesTheLockTakeable",
-                "required_stateRemovedBehindTheHolderIsReportedLostOnce");
+                "required_stateRemovedBehindTheHolderIsReportedLostOnce",
+                "required_noMessageToStringOrLogLineShowsACredential");
     }
 
     @ParameterizedTest(name = "{0} fails without its hook")

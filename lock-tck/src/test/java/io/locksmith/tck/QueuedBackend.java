@@ -2,7 +2,9 @@ package io.locksmith.tck;
 
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.QueuedAcquirer;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,10 +21,11 @@ import java.util.concurrent.TimeUnit;
  * does, and the core enqueues again. The two queue flaws read the queue from the back, or leave a
  * cancelled entry in it.
  */
-final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
+final class QueuedBackend extends ForwardingLockBackend implements QueuedAcquirer {
 
     private static final long POLL_MILLIS = 2;
 
+    private final MemoryBackend sound;
     private final boolean fromTheBack;
     private final boolean cancelLeavesEntry;
     private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -33,6 +36,7 @@ final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
 
     QueuedBackend(MemoryBackend sound, boolean fromTheBack, boolean cancelLeavesEntry) {
         super(sound);
+        this.sound = sound;
         this.fromTheBack = fromTheBack;
         this.cancelLeavesEntry = cancelLeavesEntry;
     }
@@ -71,7 +75,7 @@ final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
         }
 
         private void poll() {
-            long sent = System.nanoTime();
+            long sent = sound.ticker().nanoTime();
             try {
                 sound.reachable(request.name());
                 if (!sound.server().queued(request.key(), entry)) {
@@ -98,8 +102,7 @@ final class QueuedBackend extends ForwardingBackend implements QueuedAcquirer {
                 sound.server().leave(request.key(), entry);
                 // an entry granted on the server whose answer had not come back is ours to free,
                 // as deleting its own key or node does on etcd and ZooKeeper
-                sound.server().release(new io.locksmith.spi.HeldLease(request.key(), request.name(), request.owner(), 0,
-                        request.lease(), null));
+                sound.server().release(HeldLease.of(request, Grant.of(0)));
             }
         }
     }

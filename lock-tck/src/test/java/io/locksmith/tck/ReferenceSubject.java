@@ -95,7 +95,7 @@ final class ReferenceSubject implements TckSubject {
     @Override
     public LockClient newClient(LockOptions options) {
         Backend backend = new Backend();
-        LockClient client = LockClient.of(events -> backend, options);
+        LockClient client = LockClient.of(context -> backend, options);
         backends.put(client, backend);
         return client;
     }

@@ -2,6 +2,8 @@ package io.locksmith.tck;
 
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.ForwardingLockBackend;
+import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
@@ -14,20 +16,22 @@ import java.util.function.UnaryOperator;
  * connection sees it: the broken providers whose mapping is not one-to-one (truncated or lossily
  * escaped keys, the client's id for an owner) share it.
  */
-final class Rewritten extends ForwardingBackend {
+final class Rewritten extends ForwardingLockBackend {
 
+    private final MemoryBackend sound;
     private final UnaryOperator<String> key;
     private final UnaryOperator<String> owner;
 
     Rewritten(MemoryBackend sound, UnaryOperator<String> key, UnaryOperator<String> owner) {
         super(sound);
+        this.sound = sound;
         this.key = key;
         this.owner = owner;
     }
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest r) {
-        return sound.tryAcquire(new AcquireRequest(key.apply(r.key()), r.name(), owner.apply(r.owner()), r.lease()));
+        return sound.tryAcquire(rewrite(r));
     }
 
     @Override
@@ -42,10 +46,22 @@ final class Rewritten extends ForwardingBackend {
 
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
-        return sound.releaseSignals().map(signals -> (k, onRelease) -> signals.subscribe(key.apply(k), onRelease));
+        // the server's releases of the stored key reach the core as releases of the key it subscribed to
+        return Optional.of(k -> sound.listen(key.apply(k), k));
+    }
+
+    @Override
+    public void abandon(AcquireRequest r) {
+        sound.abandon(rewrite(r));
+    }
+
+    private AcquireRequest rewrite(AcquireRequest r) {
+        return AcquireRequest.of(key.apply(r.key()), r.name(), owner.apply(r.owner()), r.lease()).withHold(r.hold());
     }
 
     private HeldLease rewrite(HeldLease l) {
-        return new HeldLease(key.apply(l.key()), l.name(), owner.apply(l.owner()), l.token(), l.lease(), l.attachment());
+        AcquireRequest stored = AcquireRequest.of(key.apply(l.key()), l.name(), owner.apply(l.owner()), l.lease())
+                .withHold(l.hold());
+        return HeldLease.of(stored, new Grant(l.token(), l.attachment()));
     }
 }
