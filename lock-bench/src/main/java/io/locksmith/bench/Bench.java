@@ -100,6 +100,19 @@ public final class Bench {
         progress(b, "uncontended pair");
         Histogram un = s.uncontended(bench);
         rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
+        if (bench instanceof MemoryBench) {
+            // the listener hook's cost, where it is largest relative to the pair: a listener that
+            // hears every event, against the pair without one, alternated and best of two each
+            progress(b, "uncontended pair, a listener registered");
+            Histogram heard = s.uncontendedHeard(bench);
+            Histogram again = s.uncontended(bench);
+            Histogram heardAgain = s.uncontendedHeard(bench);
+            double without = Math.max(Scenarios.perSecond(un), Scenarios.perSecond(again));
+            Histogram best = Scenarios.perSecond(heard) >= Scenarios.perSecond(heardAgain) ? heard : heardAgain;
+            rows.add(row(b, "uncontended pair, a listener registered", best, Scenarios.perSecond(best) / floorRate,
+                    String.format(Locale.ROOT, "1 thread; %.3f of the pair without a listener (best of two runs each)",
+                            Scenarios.perSecond(best) / without)));
+        }
         if (bench instanceof ZooKeeperBench zk) {
             progress(b, "Curator InterProcessMutex pair");
             Histogram mutex = zk.interProcessMutex(s);

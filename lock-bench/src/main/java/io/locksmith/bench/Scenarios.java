@@ -32,6 +32,36 @@ final class Scenarios {
         }
     }
 
+    /** As {@link #uncontended}, with a listener that hears every event registered on the client. */
+    Histogram uncontendedHeard(BackendBench bench) {
+        try (LockClient client = bench.client()) {
+            AtomicLong heard = new AtomicLong();
+            client.addListener(new io.locksmith.LockListener() {
+                @Override
+                public void acquisitionStarted(AcquisitionStarted event) {
+                    heard.incrementAndGet();
+                }
+
+                @Override
+                public void acquisitionEnded(AcquisitionEnded event) {
+                    heard.incrementAndGet();
+                }
+
+                @Override
+                public void held(Hold event) {
+                    heard.incrementAndGet();
+                }
+
+                @Override
+                public void released(HoldEnded event) {
+                    heard.incrementAndGet();
+                }
+            });
+            DistributedLock lock = client.lock("bench-uncontended");
+            return timed(() -> lock.acquire(Duration.ZERO).close());
+        }
+    }
+
     /** One thread, the backend's own client doing one lock pair, as many times as it can. */
     Histogram floor(BackendBench bench) {
         try (BackendBench.Floor floor = bench.floor()) {
