@@ -4,7 +4,6 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
@@ -224,16 +223,12 @@ final class EtcdBackend implements LockBackend {
         }
     }
 
+    Client client() {
+        return client;
+    }
+
     EtcdKeys keys() {
         return keys;
-    }
-
-    KV kv() {
-        return kv;
-    }
-
-    Watch watch() {
-        return client.getWatchClient();
     }
 
     EtcdDeletions deletions() {

@@ -1,7 +1,7 @@
 package io.locksmith.etcd;
 
 import io.etcd.jetcd.ByteSequence;
-import java.io.ByteArrayOutputStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -86,24 +86,14 @@ final class EtcdKeys {
         }
         try {
             return Optional.of(new Own(unescape(s.substring(start.length(), slash)), s.substring(slash + 1)));
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException e) {
             return Optional.empty(); // someone else's key, not one this client wrote
         }
     }
 
-    /** The inverse of {@link #escape}. */
+    /** The inverse of {@link #escape}, which leaves no {@code +} for the decoder to read as a space. */
     static String unescape(String escaped) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(escaped.length());
-        for (int i = 0; i < escaped.length(); i++) {
-            char c = escaped.charAt(i);
-            if (c == '%' && i + 2 < escaped.length()) {
-                out.write(Integer.parseInt(escaped, i + 1, i + 3, 16));
-                i += 2;
-            } else {
-                out.write(c);
-            }
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return URLDecoder.decode(escaped, StandardCharsets.UTF_8);
     }
 
     static ByteSequence bytes(String s) {

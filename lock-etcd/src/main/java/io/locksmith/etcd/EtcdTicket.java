@@ -12,7 +12,6 @@ import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.QueuedAcquirer;
@@ -36,13 +35,8 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
 
     private final AcquireRequest request;
     private final EtcdEntry entry;
-    private final ByteSequence lockPrefix;
+    private final EtcdBackend backend;
     private final KV kv;
-    private final Watch watch;
-    private final EtcdDeletions deletions;
-    private final EtcdOrphans orphans;
-    private final BackendContext context;
-    private final String description;
     private final CompletableFuture<Grant> granted = new CompletableFuture<>();
     private Watch.Watcher watcher;
     private boolean done;
@@ -53,13 +47,8 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
     EtcdTicket(AcquireRequest request, EtcdEntry entry, EtcdBackend backend) {
         this.request = request;
         this.entry = entry;
-        this.lockPrefix = backend.keys().lockPrefix(request.key());
-        this.kv = backend.kv();
-        this.watch = backend.watch();
-        this.deletions = backend.deletions();
-        this.orphans = backend.orphans();
-        this.context = backend.context();
-        this.description = backend.description();
+        this.backend = backend;
+        this.kv = backend.client().getKVClient();
     }
 
     /** @return a ticket that could not even queue: its grant fails at once with {@code failure} */
@@ -96,6 +85,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         GetOption below = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(2)
                 .withMaxCreateRevision(entry.revision - 1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.DESCEND).build();
+        ByteSequence lockPrefix = backend.keys().lockPrefix(request.key());
         kv.txn().If(ownKeyIsMine()).Then(Op.get(lockPrefix, below)).commit().whenComplete((response, failure) -> {
             if (failure != null) {
                 retryLater(failure);
@@ -127,7 +117,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                 return;
             }
             closeWatcher();
-            watcher = watch.watch(predecessor.getKey(), option, r -> {
+            watcher = backend.client().getWatchClient().watch(predecessor.getKey(), option, r -> {
                 for (WatchEvent event : r.getEvents()) {
                     if (event.getEventType() == WatchEvent.EventType.DELETE) {
                         predecessorGone(last);
@@ -171,7 +161,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
      * long as the lease, the ticket fails and the core decides whether to queue again.
      */
     private void retryLater(Throwable failure) {
-        long now = context.ticker().nanoTime();
+        long now = backend.context().ticker().nanoTime();
         boolean givingUp;
         synchronized (this) {
             if (done) {
@@ -189,7 +179,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                     + EtcdCalls.message(failure));
             return;
         }
-        context.scheduler().schedule(this::follow, RETRY); // nothing runs once the client is closed
+        backend.context().scheduler().schedule(this::follow, RETRY); // nothing runs once the client is closed
     }
 
     void grant() {
@@ -200,11 +190,11 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        deletions.done(this);
+        backend.deletions().done(this);
         // the lease was kept alive while the key queued: its server deadline rests on the last
         // keep-alive it answered, sent before this grant arrived, never on the arrival
         if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(entry.lease.confirmedAt()))) {
-            orphans.deleteLater(entry); // the future was ended from outside: nobody will release the grant
+            backend.orphans().deleteLater(entry); // the future was ended from outside: nobody will release the grant
         }
     }
 
@@ -238,10 +228,10 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        deletions.done(this);
-        orphans.orphan(entry.ownKey);
+        backend.deletions().done(this);
+        backend.orphans().orphan(entry.ownKey);
         granted.completeExceptionally(new LockBackendException("waiting for lock '" + request.name() + "' on "
-                + description + " failed: " + why));
+                + backend.description() + " failed: " + why));
     }
 
     @Override
@@ -253,9 +243,9 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        deletions.done(this);
+        backend.deletions().done(this);
         granted.cancel(false);
-        orphans.deleteLater(entry);
+        backend.orphans().deleteLater(entry);
     }
 
     private void closeWatcher() {
