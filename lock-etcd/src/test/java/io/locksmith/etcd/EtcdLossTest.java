@@ -45,9 +45,9 @@ class EtcdLossTest {
             LockHandle held = locks.lock("deleted").acquire(Duration.ZERO);
             admin.getKVClient().delete(EtcdRestartTest.bytes("loss-deleted/:deleted/"),
                     DeleteOption.builder().isPrefix(true).build()).get(10, TimeUnit.SECONDS);
-            assertThat(held.whenLost().toCompletableFuture().get(5, TimeUnit.SECONDS))
+            assertThat(held.whenLost().toCompletableFuture())
                     .as("[etcd] loss: a holder whose key was deleted is told by the deletion watch, not at its renewal")
-                    .isEqualTo(LossReason.OWNERSHIP_LOST);
+                    .succeedsWithin(Duration.ofSeconds(5)).isEqualTo(LossReason.OWNERSHIP_LOST);
             assertThat(held.isHeld()).as("[etcd] loss: a holder whose key was deleted no longer holds").isFalse();
             held.close();
         }
@@ -61,7 +61,10 @@ class EtcdLossTest {
             // the holder's client keeps its etcd lease alive for its other grants: only the core's
             // deadline, passed on to the backend, ends the key
             CompletableFuture<LockHandle> next = waiter.lock("unrenewed").acquireAsync(Duration.ofSeconds(30));
-            LockHandle granted = next.get(30, TimeUnit.SECONDS);
+            assertThat(next)
+                    .as("[etcd] the next waiter gets a lock whose unrenewed grant's lease passed (its key was deleted)")
+                    .succeedsWithin(Duration.ofSeconds(30));
+            LockHandle granted = next.join();
             assertThat(held.isHeld()).as("[etcd] mutual exclusion: the unrenewed holder no longer holds when the"
                     + " waiter is granted").isFalse();
             assertThat(held.whenLost().toCompletableFuture().getNow(null))
