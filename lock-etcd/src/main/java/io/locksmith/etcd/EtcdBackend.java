@@ -9,15 +9,18 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.locksmith.LockBackendException;
+import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
-import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.BackendScheduler;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -40,28 +43,34 @@ final class EtcdBackend implements LockBackend {
     private final KV kv;
     private final EtcdKeys keys;
     private final EtcdCalls calls;
-    private final EtcdRegistry registry;
+    private final BackendContext context;
+    private final EtcdOrphans orphans;
+    private final EtcdDeletions deletions;
     private final EtcdLeases leases;
     private final EtcdRenewal renewal;
+    private final BackendScheduler.Scheduled reconnect;
     private final QueuedAcquirer queue = this::enqueue;
 
-    EtcdBackend(Client client, boolean owned, EtcdKeys keys, EtcdCalls calls, BackendEvents events) {
+    EtcdBackend(Client client, boolean owned, EtcdKeys keys, EtcdCalls calls, BackendContext context) {
         this.client = client;
         this.owned = owned;
         this.kv = client.getKVClient();
         this.keys = keys;
         this.calls = calls;
-        this.registry = new EtcdRegistry(kv, events);
-        this.leases = new EtcdLeases(client.getLeaseClient(), calls, registry.timer(), registry::leaseDied);
-        this.renewal = new EtcdRenewal(client, leases, registry, calls);
-        EtcdReconnect.keep(client, registry.timer(), calls.timeout());
+        this.context = context;
+        this.orphans = new EtcdOrphans(kv, context.scheduler());
+        this.deletions = new EtcdDeletions(kv, client.getWatchClient(), keys, context);
+        this.leases = new EtcdLeases(client.getLeaseClient(), calls, context.scheduler(), context.ticker(),
+                deletions::leaseDied);
+        this.renewal = new EtcdRenewal(client, leases, calls, context.ticker());
+        this.reconnect = EtcdReconnect.keep(client, context.scheduler(), context.ticker(), calls.timeout());
     }
 
     /** Checks that the cluster answers (and takes the credentials), then starts watching for deletions. */
     EtcdBackend start() {
         long revision = calls.await(kv.get(keys.namespacePrefix(), GetOption.builder().withCountOnly(true)
                 .isPrefix(true).build()), "connecting").getHeader().getRevision();
-        registry.watchDeletions(client.getWatchClient(), keys.namespacePrefix(), revision + 1);
+        deletions.start(revision + 1);
         return this;
     }
 
@@ -77,37 +86,34 @@ final class EtcdBackend implements LockBackend {
 
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
-        EtcdEntry entry = put(request);
-        if (entry.revision > 0) {
+        Put put = put(request);
+        if (put.holds()) {
             // putting a key on a lease does not refresh the lease: the grant's server deadline rests
             // on the lease's last answered keep-alive, which may have been sent before this attempt
-            long confirmedAt = entry.lease.confirmedAt();
-            entry.keepFrom(confirmedAt, entry.leaseMillis);
-            registry.held.put(entry.ownKey, entry);
-            return new Grant(entry.revision, entry).confirmedAt(confirmedAt);
+            return new Grant(put.entry().revision, put.entry()).confirmedAt(put.entry().lease.confirmedAt());
         }
         // a try never waits: leave the queue at once
         try {
-            calls.await(kv.delete(entry.ownKey), "leaving the queue", request.name());
+            calls.await(kv.delete(put.entry().ownKey), "leaving the queue", request.name());
         } catch (LockBackendException e) {
-            registry.orphan(entry.ownKey);
+            orphans.orphan(put.entry().ownKey);
         }
         return Held.UNKNOWN;
     }
 
+    /** A put's answer: the own key's entry, and whether it is the lock's oldest key. */
+    private record Put(EtcdEntry entry, boolean holds) {}
+
     /**
      * Puts the request's own key on its lease and, in the same transaction, reads it back and reads
-     * the lock's oldest key. Returns the entry with its revision set if it holds the lock, or with
-     * the negated revision if another key is older.
+     * the lock's oldest key.
      */
-    private EtcdEntry put(AcquireRequest request) {
-        long leaseMillis = request.lease().toMillis();
-        EtcdLease lease = leases.forTtl(EtcdLeases.ttlSeconds(leaseMillis), request.name());
+    private Put put(AcquireRequest request) {
+        EtcdLease lease = leases.forTtl(EtcdLeases.ttlSeconds(request.lease().toMillis()), request.name());
         ByteSequence own = keys.own(request.key(), request.owner());
-        EtcdEntry entry = new EtcdEntry(request.key(), request.name(), request.owner(), own, leaseMillis, lease);
         GetOption oldest = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build();
-        registry.adopt(own); // a retry of this owner's acquisition: its key is no longer an orphan to delete
+        orphans.adopt(own); // a retry of this owner's acquisition: its key is no longer an orphan to delete
         TxnResponse response;
         try {
             response = calls.await(kv.txn().Then(
@@ -118,37 +124,33 @@ final class EtcdBackend implements LockBackend {
             if (EtcdCalls.leaseNotFound(e)) {
                 leases.ended(lease); // expired on the server: the next attempt grants a new one
             } else {
-                registry.orphan(own); // the put may have been applied: never leave the key behind
+                orphans.orphan(own); // the put may have been applied: never leave the key behind
             }
             throw e;
         }
         List<KeyValue> mine = response.getGetResponses().get(0).getKvs();
         List<KeyValue> first = response.getGetResponses().get(1).getKvs();
         if (mine.isEmpty() || first.isEmpty()) {
-            registry.orphan(own);
+            orphans.orphan(own);
             throw new LockBackendException("acquisition of lock '" + request.name() + "' on " + description()
                     + " found its own key gone in the same transaction (its lease ended)");
         }
-        long revision = mine.get(0).getCreateRevision();
-        entry.revision = first.get(0).getKey().equals(own) ? revision : -revision;
-        return entry;
+        EtcdEntry entry = new EtcdEntry(own, mine.get(0).getCreateRevision(), lease);
+        return new Put(entry, first.get(0).getKey().equals(own));
     }
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
-        EtcdEntry entry;
+        Put put;
         try {
-            entry = put(request);
+            put = put(request);
         } catch (LockBackendException e) {
             // the core decides whether to queue again; a put that took effect anyway is deleted
             // in the background (put orphaned it)
             return EtcdTicket.failed(e);
         }
-        boolean holds = entry.revision > 0;
-        entry.revision = Math.abs(entry.revision);
-        EtcdTicket ticket = new EtcdTicket(entry, keys.lockPrefix(request.key()), kv, client.getWatchClient(),
-                registry, description());
-        registry.waiting.put(entry.ownKey, ticket);
-        if (holds) {
+        EtcdTicket ticket = new EtcdTicket(request, put.entry(), this);
+        deletions.waiting(ticket);
+        if (put.holds()) {
             ticket.grant();
         } else {
             ticket.follow();
@@ -167,7 +169,7 @@ final class EtcdBackend implements LockBackend {
     }
 
     @Override
-    public List<io.locksmith.spi.RenewOutcome> renew(List<HeldLease> held) {
+    public List<RenewOutcome> renew(List<HeldLease> held) {
         return renewal.renew(held);
     }
 
@@ -179,37 +181,66 @@ final class EtcdBackend implements LockBackend {
     @Override
     public void abandon(AcquireRequest request) {
         ByteSequence own = keys.own(request.key(), request.owner());
-        registry.held.remove(own); // never handed out: its deletion is no loss to report
         try {
             calls.await(kv.delete(own), "abandoning an attempt", request.name());
         } catch (LockBackendException e) {
-            registry.orphan(own);
+            orphans.orphan(own);
             throw e;
         }
     }
 
     @Override
     public boolean release(HeldLease lease) {
-        EtcdEntry entry = (EtcdEntry) lease.attachment();
-        registry.held.remove(entry.ownKey, entry); // our own delete is no loss
+        EtcdEntry entry = lease.attachment(EtcdEntry.class);
         try {
-            return calls.await(registry.deleteIfSame(entry.ownKey, entry.revision), "release", lease.name());
+            return calls.await(orphans.deleteIfSame(entry), "release", lease.name());
         } catch (LockBackendException e) {
-            registry.orphan(entry.ownKey);
+            orphans.orphan(entry.ownKey);
             throw e;
         }
+    }
+
+    /**
+     * The client's etcd lease outlives a grant the core no longer counts (it is kept alive for the
+     * waiters and the other grants), so the key would keep the lock from the next waiter: it is
+     * deleted here, guarded by its revision, and in the background until etcd confirms.
+     */
+    @Override
+    public void lost(HeldLease lease, LossReason reason) {
+        orphans.deleteLater(lease.attachment(EtcdEntry.class));
     }
 
     @Override
     public void close() {
         try {
-            registry.close();
+            reconnect.cancel();
+            deletions.close();
             leases.close();
         } finally {
             if (owned) {
                 client.close();
             }
         }
+    }
+
+    Client client() {
+        return client;
+    }
+
+    EtcdKeys keys() {
+        return keys;
+    }
+
+    EtcdDeletions deletions() {
+        return deletions;
+    }
+
+    EtcdOrphans orphans() {
+        return orphans;
+    }
+
+    BackendContext context() {
+        return context;
     }
 
     @Override

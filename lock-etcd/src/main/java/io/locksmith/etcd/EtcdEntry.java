@@ -3,42 +3,37 @@ package io.locksmith.etcd;
 import io.etcd.jetcd.ByteSequence;
 
 /**
- * One acquisition's own key, waiting or granted: the {@link io.locksmith.spi.Grant}'s attachment,
- * handed back by the core on renewal and release.
+ * One acquisition's own key in etcd, waiting or granted: the {@link io.locksmith.spi.Grant}'s
+ * attachment, handed back by the core on renewal, release and loss. The core keeps the table of
+ * held leases and their deadlines; this is only what etcd needs to find and guard the key.
  */
 final class EtcdEntry {
 
-    final String lockKey;
-    final String name;
-    final String owner;
     final ByteSequence ownKey;
-    final long leaseMillis;
-    /** The own key's create revision: its place in the queue, and the fencing token once granted. */
-    volatile long revision;
+    /**
+     * The own key's create revision: its place in the queue, the fencing token once granted, and
+     * the guard of every delete (a key put again by the same owner has another).
+     */
+    final long revision;
     /** The etcd lease the key is attached to; changes only when {@code extend} asks for a longer lease. */
     volatile EtcdLease lease;
-    /**
-     * Until when (local monotonic clock) the grant may stay: its last confirmed acquisition or
-     * renewal plus its lease. The lease is kept alive for the waiters too, so a grant that is no
-     * longer renewed is deleted by the client itself when this passes.
-     */
-    volatile long keepUntilNanos;
 
-    EtcdEntry(String lockKey, String name, String owner, ByteSequence ownKey, long leaseMillis, EtcdLease lease) {
-        this.lockKey = lockKey;
-        this.name = name;
-        this.owner = owner;
+    EtcdEntry(ByteSequence ownKey, long revision, EtcdLease lease) {
         this.ownKey = ownKey;
-        this.leaseMillis = leaseMillis;
+        this.revision = revision;
         this.lease = lease;
     }
 
-    void keepFrom(long sentAtNanos, long millis) {
-        keepUntilNanos = sentAtNanos + millis * 1_000_000L;
+    /**
+     * @param deletedAt the revision of a deletion of the own key
+     * @return whether that deletion removed this entry, not an earlier key of the same name
+     */
+    boolean deletedBy(long deletedAt) {
+        return deletedAt > revision;
     }
 
     @Override
     public String toString() {
-        return "EtcdEntry[" + name + ", revision=" + revision + "]";
+        return "EtcdEntry[revision=" + revision + ", " + lease + "]";
     }
 }

@@ -1,7 +1,9 @@
 package io.locksmith.etcd;
 
 import io.etcd.jetcd.ByteSequence;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -61,6 +63,37 @@ final class EtcdKeys {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * An own key read back: the lock key and the owner it was put for.
+     *
+     * @param lockKey the lock's backend key
+     * @param owner the acquisition's owner
+     */
+    record Own(String lockKey, String owner) {}
+
+    /**
+     * @param key an etcd key, as a watch reports it
+     * @return the lock key and owner it is the own key of, if it is one under this namespace
+     */
+    Optional<Own> parse(ByteSequence key) {
+        String s = key.toString(StandardCharsets.UTF_8);
+        String start = namespace + "/:";
+        int slash = s.indexOf('/', start.length()); // the escaped lock key never contains one
+        if (!s.startsWith(start) || slash < 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Own(unescape(s.substring(start.length(), slash)), s.substring(slash + 1)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // someone else's key, not one this client wrote
+        }
+    }
+
+    /** The inverse of {@link #escape}, which leaves no {@code +} for the decoder to read as a space. */
+    static String unescape(String escaped) {
+        return URLDecoder.decode(escaped, StandardCharsets.UTF_8);
     }
 
     static ByteSequence bytes(String s) {

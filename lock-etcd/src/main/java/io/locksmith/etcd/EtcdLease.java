@@ -1,6 +1,6 @@
 package io.locksmith.etcd;
 
-import java.util.concurrent.ScheduledFuture;
+import io.locksmith.spi.BackendScheduler;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The server's deadline for the lease is never earlier than the send time of the last request
  * that refreshed it (its grant or a keep-alive the server answered) plus the TTL: the server
  * restarts the TTL when the request arrives, after it was sent. That send time is kept here, on
- * the local monotonic clock, so that a grant made while the key queued can count its deadline from
+ * the client's ticker, so that a grant made while the key queued can count its deadline from
  * it ({@link io.locksmith.spi.Grant#confirmedAt(long)}). A keep-alive that fails (a member
  * restarting, a connection reset) does not end the lease; only the server saying it no longer
  * knows the lease does ({@link #end()}).
@@ -23,7 +23,7 @@ final class EtcdLease {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicBoolean keepAliveInFlight = new AtomicBoolean();
     private final AtomicLong confirmedAtNanos;
-    private volatile ScheduledFuture<?> keepAlive;
+    private volatile BackendScheduler.Scheduled keepAlive;
 
     EtcdLease(long id, long ttlSeconds, long grantSentAtNanos) {
         this.id = id;
@@ -35,7 +35,7 @@ final class EtcdLease {
         return !ended.get();
     }
 
-    /** @return the {@link System#nanoTime()} at which the last request the server answered for this lease was sent */
+    /** @return the client's ticker reading at which the last request the server answered for this lease was sent */
     long confirmedAt() {
         return confirmedAtNanos.get();
     }
@@ -45,7 +45,7 @@ final class EtcdLease {
         confirmedAtNanos.accumulateAndGet(sentAtNanos, (a, b) -> b - a > 0 ? b : a);
     }
 
-    void keptAliveBy(ScheduledFuture<?> task) {
+    void keptAliveBy(BackendScheduler.Scheduled task) {
         this.keepAlive = task;
     }
 
@@ -67,9 +67,9 @@ final class EtcdLease {
         if (!ended.compareAndSet(false, true)) {
             return false;
         }
-        ScheduledFuture<?> task = keepAlive;
+        BackendScheduler.Scheduled task = keepAlive;
         if (task != null) {
-            task.cancel(false);
+            task.cancel();
         }
         return true;
     }

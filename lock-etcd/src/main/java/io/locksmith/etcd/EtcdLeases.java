@@ -2,9 +2,11 @@ package io.locksmith.etcd;
 
 import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
+import io.locksmith.spi.BackendScheduler;
+import io.locksmith.spi.Ticker;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -28,15 +30,17 @@ final class EtcdLeases implements AutoCloseable {
 
     private final Lease client;
     private final EtcdCalls calls;
-    private final ScheduledExecutorService timer;
+    private final BackendScheduler scheduler;
+    private final Ticker ticker;
     private final Consumer<EtcdLease> onEnd;
     private final Map<Long, EtcdLease> byTtl = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    EtcdLeases(Lease client, EtcdCalls calls, ScheduledExecutorService timer, Consumer<EtcdLease> onEnd) {
+    EtcdLeases(Lease client, EtcdCalls calls, BackendScheduler scheduler, Ticker ticker, Consumer<EtcdLease> onEnd) {
         this.client = client;
         this.calls = calls;
-        this.timer = timer;
+        this.scheduler = scheduler;
+        this.ticker = ticker;
         this.onEnd = onEnd;
     }
 
@@ -59,7 +63,7 @@ final class EtcdLeases implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the etcd lock client for " + calls.description() + " is closed");
             }
-            long sentAt = System.nanoTime();
+            long sentAt = ticker.nanoTime();
             LeaseGrantResponse granted = calls.await(client.grant(ttl),
                     "granting a " + ttl + " s etcd lease for lock '" + lockName + "'");
             if (granted.getTTL() > ttl) {
@@ -67,16 +71,15 @@ final class EtcdLeases implements AutoCloseable {
                         + " holder's locks free later than their lease says", calls.description(), granted.getTTL(), ttl);
             }
             EtcdLease created = new EtcdLease(granted.getID(), ttl, sentAt);
-            long check = Math.max(1, TimeUnit.SECONDS.toMillis(ttl) / 6);
-            created.keptAliveBy(timer.scheduleAtFixedRate(() -> keepAlive(created), check, check,
-                    TimeUnit.MILLISECONDS));
+            Duration check = Duration.ofMillis(Math.max(1, TimeUnit.SECONDS.toMillis(ttl) / 6));
+            created.keptAliveBy(scheduler.every(() -> keepAlive(created), check));
             byTtl.put(ttl, created);
             return created;
         }
     }
 
     private void keepAlive(EtcdLease lease) {
-        long sentAt = System.nanoTime();
+        long sentAt = ticker.nanoTime();
         if (sentAt - lease.confirmedAt() < TimeUnit.SECONDS.toNanos(lease.ttlSeconds) / 3 || !lease.startKeepAlive()) {
             return;
         }

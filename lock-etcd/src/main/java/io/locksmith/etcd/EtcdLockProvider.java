@@ -4,15 +4,13 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
-import io.locksmith.spi.BackendConfig;
-import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendAddress;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import io.locksmith.spi.Secret;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import javax.net.ssl.SSLException;
 
@@ -49,18 +47,17 @@ public final class EtcdLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        EtcdSettings settings = EtcdSettings.of(config);
-        String description = config.redactedLocation();
-        Client client = build(config, settings);
-        return connect(client, true, description, settings, config.events());
+    public LockBackend open(BackendContext context) {
+        EtcdSettings settings = EtcdSettings.of(context);
+        Client client = build(context, settings);
+        return connect(client, true, context.redactedLocation(), settings, context);
     }
 
     /** Checks that the cluster answers; a failure closes an owned client and names the cluster, never the password. */
     static EtcdBackend connect(Client client, boolean owned, String description, EtcdSettings settings,
-            BackendEvents events) {
+            BackendContext context) {
         EtcdBackend backend = new EtcdBackend(client, owned, new EtcdKeys(settings.namespace()),
-                new EtcdCalls(description, settings.timeout()), events);
+                new EtcdCalls(description, settings.timeout()), context);
         try {
             return backend.start();
         } catch (RuntimeException e) {
@@ -82,20 +79,24 @@ public final class EtcdLockProvider implements LockProvider {
         }
     }
 
-    private static Client build(BackendConfig config, EtcdSettings settings) {
-        Endpoints endpoints = Endpoints.parse(config);
-        String user = either(config, "user", endpoints.user);
-        String password = either(config, "password", endpoints.password);
-        if ((user == null) != (password == null)) {
+    private static Client build(BackendContext context, EtcdSettings settings) {
+        BackendAddress address = address(context);
+        Optional<String> user = once(context, "user", context.option("user"), address.user());
+        Optional<Secret> password = once(context, "password", context.secretOption("password"), address.password());
+        if (user.isPresent() != password.isPresent()) {
             throw new LockConfigurationException("etcd authentication needs both a user and a password ("
-                    + config.redactedLocation() + ")");
+                    + context.redactedLocation() + ")");
         }
-        ClientBuilder builder = Client.builder().endpoints(endpoints.uris.toArray(String[]::new))
+        String http = "etcds".equals(context.scheme()) ? "https://" : "http://";
+        String[] endpoints = address.hosts().stream()
+                .map(h -> http + new BackendAddress.HostPort(h.host(), h.portOr(DEFAULT_PORT)))
+                .toArray(String[]::new);
+        ClientBuilder builder = Client.builder().endpoints(endpoints)
                 .connectTimeout(settings.timeout()).retryMaxDuration(settings.timeout());
-        if (user != null) {
-            builder.user(EtcdKeys.bytes(user)).password(EtcdKeys.bytes(password));
+        if (user.isPresent()) {
+            builder.user(EtcdKeys.bytes(user.get())).password(EtcdKeys.bytes(password.get().reveal()));
         }
-        if ("etcds".equals(config.scheme())) {
+        if ("etcds".equals(context.scheme())) {
             try {
                 builder.sslContext(ssl -> {
                     if (settings.caFile() != null) {
@@ -106,25 +107,35 @@ public final class EtcdLockProvider implements LockProvider {
                     }
                 });
             } catch (SSLException | IllegalArgumentException e) {
-                throw new LockConfigurationException("the TLS settings of " + config.redactedLocation()
+                throw new LockConfigurationException("the TLS settings of " + context.redactedLocation()
                         + " are unusable: " + EtcdCalls.message(e), e);
             }
         }
         try {
             return builder.build();
         } catch (RuntimeException e) {
-            throw new LockConfigurationException("cannot set up a client for " + config.redactedLocation() + ": "
+            throw new LockConfigurationException("cannot set up a client for " + context.redactedLocation() + ": "
                     + EtcdCalls.message(e), e);
         }
     }
 
-    private static String either(BackendConfig config, String option, String fromUri) {
-        String fromOption = config.option(option).orElse(null);
-        if (fromOption != null && fromUri != null) {
-            throw new LockConfigurationException("the " + option + " is given both in the URI and as the option '"
-                    + option + "' (" + config.redactedLocation() + "); give it once");
+    /** The context's one parser, with the form of an etcd URI added to its error. */
+    private static BackendAddress address(BackendContext context) {
+        try {
+            return context.address();
+        } catch (LockConfigurationException e) {
+            throw new LockConfigurationException(e.getMessage() + " (expected an etcd URI: "
+                    + "etcd://[user:password@]host1:2379[,host2:2379,...])", e);
         }
-        return fromOption != null ? fromOption : fromUri;
+    }
+
+    private static <T> Optional<T> once(BackendContext context, String option, Optional<T> fromOption,
+            Optional<T> fromUri) {
+        if (fromOption.isPresent() && fromUri.isPresent()) {
+            throw new LockConfigurationException("the " + option + " is given both in the URI and as the option '"
+                    + option + "' (" + context.redactedLocation() + "); give it once");
+        }
+        return fromOption.isPresent() ? fromOption : fromUri;
     }
 
     private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
@@ -134,66 +145,5 @@ public final class EtcdLockProvider implements LockProvider {
             }
         }
         return false;
-    }
-
-    /** The endpoints and the user-info of an etcd URI, which {@link java.net.URI} cannot parse with several hosts. */
-    private static final class Endpoints {
-        final List<String> uris = new ArrayList<>();
-        String user;
-        String password;
-
-        static Endpoints parse(BackendConfig config) {
-            String location = config.location();
-            String rest = location.substring(location.indexOf("://") + 3);
-            int end = indexOfAny(rest, "/?#");
-            String authority = end < 0 ? rest : rest.substring(0, end);
-            Endpoints e = new Endpoints();
-            int at = authority.lastIndexOf('@');
-            if (at >= 0) {
-                String info = authority.substring(0, at);
-                int colon = info.indexOf(':');
-                e.user = decode(colon < 0 ? info : info.substring(0, colon));
-                e.password = colon < 0 ? null : decode(info.substring(colon + 1));
-                authority = authority.substring(at + 1);
-            }
-            String http = "etcds".equals(config.scheme()) ? "https://" : "http://";
-            for (String host : authority.split(",", -1)) {
-                e.uris.add(http + hostAndPort(config, host.trim()));
-            }
-            return e;
-        }
-
-        private static String hostAndPort(BackendConfig config, String host) {
-            if (host.isEmpty()) {
-                throw malformed(config, "an empty host");
-            }
-            int colon = host.lastIndexOf(':');
-            if (colon < 0 || host.endsWith("]")) {
-                return host + ":" + DEFAULT_PORT;
-            }
-            String port = host.substring(colon + 1);
-            if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535 || colon == 0) {
-                throw malformed(config, "a bad port or host in '" + host + "'");
-            }
-            return host;
-        }
-
-        private static LockConfigurationException malformed(BackendConfig config, String what) {
-            return new LockConfigurationException("malformed etcd URI '" + config.redactedLocation() + "': " + what
-                    + " (expected etcd://[user:password@]host1:2379[,host2:2379,...])");
-        }
-
-        private static int indexOfAny(String s, String chars) {
-            for (int i = 0; i < s.length(); i++) {
-                if (chars.indexOf(s.charAt(i)) >= 0) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        private static String decode(String s) {
-            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
-        }
     }
 }

@@ -47,7 +47,7 @@ public final class EtcdLocks {
         Objects.requireNonNull(namespace, "namespace");
         new EtcdKeys(namespace); // checks it before anything connects
         EtcdSettings settings = new EtcdSettings(EtcdSettings.DEFAULTS.timeout(), namespace, null, null, null);
-        return LockClient.of(events -> EtcdLockProvider.connect(client, false, "etcd (existing client)", settings,
-                events), options);
+        return LockClient.of(context -> EtcdLockProvider.connect(client, false, "etcd (existing client)", settings,
+                context), options);
     }
 }

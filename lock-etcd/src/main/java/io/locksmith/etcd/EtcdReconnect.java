@@ -6,9 +6,9 @@ import io.grpc.ManagedChannel;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import io.locksmith.spi.BackendScheduler;
+import io.locksmith.spi.Ticker;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *       ({@link ManagedChannel#enterIdle()}), which drops that connection; the calls waiting for it
  *       make it connect afresh.
  * </ul>
- * The channel is checked every {@link #CHECK_MILLIS}, which bounds how long a cluster that came
- * back goes unnoticed.
+ * The channel is checked every {@link #CHECK}, on the client's scheduler, which bounds how long a
+ * cluster that came back goes unnoticed.
  *
  * <p>jetcd does not hand out its channel, so it is read from the client by reflection; a jetcd
  * whose internals differ only loses this shortcut (and logs that), never a call.
@@ -42,54 +42,57 @@ final class EtcdReconnect {
     private static final Logger log = LoggerFactory.getLogger(EtcdReconnect.class);
 
     /** A quarter of the shortest lease: a member back within a lease is reached with most of it left. */
-    static final long CHECK_MILLIS = EtcdBackend.MINIMUM_LEASE.toMillis() / 4;
+    static final Duration CHECK = EtcdBackend.MINIMUM_LEASE.dividedBy(4);
 
     private final ManagedChannel channel;
+    private final Ticker ticker;
     private final long connectLimitNanos;
-    /** When the channel was first seen connecting in the current run ({@link System#nanoTime()}), or 0. */
+    /** Whether the channel was seen connecting in the last check, and since when (the client's ticker). */
+    private boolean connecting;
     private long connectingSinceNanos;
 
-    private EtcdReconnect(ManagedChannel channel, Duration connectLimit) {
+    private EtcdReconnect(ManagedChannel channel, Ticker ticker, Duration connectLimit) {
         this.channel = channel;
+        this.ticker = ticker;
         this.connectLimitNanos = connectLimit.toNanos();
     }
 
     /**
-     * Starts checking the client's channel on {@code timer}, until the timer shuts down.
+     * Starts checking the client's channel.
      *
      * @param connectLimit how long a connection attempt may go unanswered: the call timeout
+     * @return the periodic check, to cancel when the backend closes; one that does nothing if this
+     *     jetcd's channel cannot be reached
      */
-    static void keep(Client client, ScheduledExecutorService timer, Duration connectLimit) {
+    static BackendScheduler.Scheduled keep(Client client, BackendScheduler scheduler, Ticker ticker,
+            Duration connectLimit) {
         Optional<ManagedChannel> channel = channelOf(client);
         if (channel.isEmpty()) {
-            return;
+            return () -> {};
         }
-        EtcdReconnect reconnect = new EtcdReconnect(channel.get(), connectLimit);
-        try {
-            timer.scheduleWithFixedDelay(reconnect::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // the backend is closing
-        }
+        EtcdReconnect reconnect = new EtcdReconnect(channel.get(), ticker, connectLimit);
+        return scheduler.every(reconnect::check, CHECK);
     }
 
-    /** Runs on the timer thread only. */
-    private void check() {
+    /** Runs on the client's workers, one run at a time ({@link BackendScheduler#every}). */
+    private synchronized void check() {
         if (channel.isShutdown()) {
             return;
         }
         ConnectivityState state = channel.getState(false);
         if (state != ConnectivityState.CONNECTING) {
-            connectingSinceNanos = 0;
+            connecting = false;
             if (state == ConnectivityState.TRANSIENT_FAILURE) {
                 channel.resetConnectBackoff();
             }
             return;
         }
-        long now = System.nanoTime();
-        if (connectingSinceNanos == 0) {
+        long now = ticker.nanoTime();
+        if (!connecting) {
+            connecting = true;
             connectingSinceNanos = now;
         } else if (now - connectingSinceNanos > connectLimitNanos) {
-            connectingSinceNanos = 0;
+            connecting = false;
             log.debug("the connection to etcd got no answer for {} ms: connecting afresh",
                     TimeUnit.NANOSECONDS.toMillis(connectLimitNanos));
             channel.enterIdle();

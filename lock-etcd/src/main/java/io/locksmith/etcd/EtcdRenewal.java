@@ -13,6 +13,7 @@ import io.etcd.jetcd.options.PutOption;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.spi.Ticker;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,30 +33,30 @@ final class EtcdRenewal {
     private final Client client;
     private final Lease leaseClient;
     private final EtcdLeases leases;
-    private final EtcdRegistry registry;
     private final EtcdCalls calls;
+    private final Ticker ticker;
 
-    EtcdRenewal(Client client, EtcdLeases leases, EtcdRegistry registry, EtcdCalls calls) {
+    EtcdRenewal(Client client, EtcdLeases leases, EtcdCalls calls, Ticker ticker) {
         this.client = client;
         this.leaseClient = client.getLeaseClient();
         this.leases = leases;
-        this.registry = registry;
         this.calls = calls;
+        this.ticker = ticker;
     }
 
     List<RenewOutcome> renew(List<HeldLease> held) {
-        long sentAt = System.nanoTime();
+        long sentAt = ticker.nanoTime();
         RenewOutcome[] outcomes = new RenewOutcome[held.size()];
         Map<EtcdLease, List<Integer>> byLease = new LinkedHashMap<>();
         for (int i = 0; i < held.size(); i++) {
             HeldLease h = held.get(i);
-            EtcdEntry entry = (EtcdEntry) h.attachment();
+            EtcdEntry entry = h.attachment(EtcdEntry.class);
             if (!entry.lease.alive()) {
                 outcomes[i] = RenewOutcome.NOT_OWNED;
                 continue;
             }
             long ttl = EtcdLeases.ttlSeconds(h.lease().toMillis());
-            if (ttl > entry.lease.ttlSeconds && !move(entry, ttl)) {
+            if (ttl > entry.lease.ttlSeconds && !move(entry, ttl, h.name())) {
                 outcomes[i] = RenewOutcome.NOT_OWNED;
                 continue;
             }
@@ -94,15 +95,8 @@ final class EtcdRenewal {
         }
         Set<ByteSequence> keys = new HashSet<>(calls.await(attached, "renewal", name).getKeys());
         for (int i : indexes) {
-            HeldLease h = held.get(i);
-            EtcdEntry entry = (EtcdEntry) h.attachment();
-            if (keys.contains(entry.ownKey)) {
-                entry.keepFrom(sentAt, h.lease().toMillis());
-                outcomes[i] = RenewOutcome.RENEWED;
-            } else {
-                registry.held.remove(entry.ownKey, entry);
-                outcomes[i] = RenewOutcome.NOT_OWNED;
-            }
+            EtcdEntry entry = held.get(i).attachment(EtcdEntry.class);
+            outcomes[i] = keys.contains(entry.ownKey) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
         }
     }
 
@@ -110,12 +104,12 @@ final class EtcdRenewal {
      * Moves a held key to the lease of a longer TTL ({@code extend} with a longer lease): a put that
      * keeps the key's create revision, so its token and place stay, guarded by that revision.
      */
-    private boolean move(EtcdEntry entry, long ttl) {
-        EtcdLease longer = leases.forTtl(ttl, entry.name);
+    private boolean move(EtcdEntry entry, long ttl, String name) {
+        EtcdLease longer = leases.forTtl(ttl, name);
         boolean moved = calls.await(client.getKVClient().txn()
                 .If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
-                .Then(Op.put(entry.ownKey, EtcdKeys.bytes(entry.name), PutOption.builder().withLeaseId(longer.id).build()))
-                .commit(), "extending", entry.name).isSucceeded();
+                .Then(Op.put(entry.ownKey, EtcdKeys.bytes(name), PutOption.builder().withLeaseId(longer.id).build()))
+                .commit(), "extending", name).isSucceeded();
         if (moved) {
             entry.lease = longer;
         }

@@ -11,11 +11,13 @@ import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.locksmith.LockBackendException;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.QueuedAcquirer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A waiter's place in a lock's queue: its own key, and a watch on its immediate predecessor's
@@ -29,27 +31,24 @@ import java.util.concurrent.TimeUnit;
  */
 final class EtcdTicket implements QueuedAcquirer.Ticket {
 
-    private static final long RETRY_MILLIS = 250;
+    private static final Duration RETRY = Duration.ofMillis(250);
 
+    private final AcquireRequest request;
     private final EtcdEntry entry;
-    private final ByteSequence lockPrefix;
+    private final EtcdBackend backend;
     private final KV kv;
-    private final Watch watch;
-    private final EtcdRegistry registry;
-    private final String description;
     private final CompletableFuture<Grant> granted = new CompletableFuture<>();
     private Watch.Watcher watcher;
     private boolean done;
-    /** When the current run of failed calls began ({@link System#nanoTime()}), or 0 while etcd answers. */
+    /** When the current run of failed calls began (the client's ticker), while {@link #failing}. */
     private long failingSinceNanos;
+    private boolean failing;
 
-    EtcdTicket(EtcdEntry entry, ByteSequence lockPrefix, KV kv, Watch watch, EtcdRegistry registry, String description) {
+    EtcdTicket(AcquireRequest request, EtcdEntry entry, EtcdBackend backend) {
+        this.request = request;
         this.entry = entry;
-        this.lockPrefix = lockPrefix;
-        this.kv = kv;
-        this.watch = watch;
-        this.registry = registry;
-        this.description = description;
+        this.backend = backend;
+        this.kv = backend.client().getKVClient();
     }
 
     /** @return a ticket that could not even queue: its grant fails at once with {@code failure} */
@@ -86,6 +85,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         GetOption below = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(2)
                 .withMaxCreateRevision(entry.revision - 1)
                 .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.DESCEND).build();
+        ByteSequence lockPrefix = backend.keys().lockPrefix(request.key());
         kv.txn().If(ownKeyIsMine()).Then(Op.get(lockPrefix, below)).commit().whenComplete((response, failure) -> {
             if (failure != null) {
                 retryLater(failure);
@@ -117,7 +117,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                 return;
             }
             closeWatcher();
-            watcher = watch.watch(predecessor.getKey(), option, r -> {
+            watcher = backend.client().getWatchClient().watch(predecessor.getKey(), option, r -> {
                 for (WatchEvent event : r.getEvents()) {
                     if (event.getEventType() == WatchEvent.EventType.DELETE) {
                         predecessorGone(last);
@@ -152,7 +152,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
     }
 
     private synchronized void answered() {
-        failingSinceNanos = 0;
+        failing = false;
     }
 
     /**
@@ -161,28 +161,25 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
      * long as the lease, the ticket fails and the core decides whether to queue again.
      */
     private void retryLater(Throwable failure) {
-        long now = System.nanoTime();
+        long now = backend.context().ticker().nanoTime();
         boolean givingUp;
         synchronized (this) {
             if (done) {
                 return;
             }
             closeWatcher();
-            if (failingSinceNanos == 0) {
+            if (!failing) {
+                failing = true;
                 failingSinceNanos = now;
             }
-            givingUp = now - failingSinceNanos > TimeUnit.MILLISECONDS.toNanos(entry.leaseMillis);
+            givingUp = now - failingSinceNanos > request.lease().toNanos();
         }
         if (givingUp) {
-            fail("etcd did not answer for as long as the lease (" + entry.leaseMillis + " ms): "
+            fail("etcd did not answer for as long as the lease (" + Durations.format(request.lease()) + "): "
                     + EtcdCalls.message(failure));
             return;
         }
-        try {
-            registry.timer().schedule(this::follow, RETRY_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            fail("the lock client is closed");
-        }
+        backend.context().scheduler().schedule(this::follow, RETRY); // nothing runs once the client is closed
     }
 
     void grant() {
@@ -193,19 +190,20 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        registry.waiting.remove(entry.ownKey, this);
+        backend.deletions().done(this);
         // the lease was kept alive while the key queued: its server deadline rests on the last
         // keep-alive it answered, sent before this grant arrived, never on the arrival
-        long confirmedAt = entry.lease.confirmedAt();
-        entry.keepFrom(confirmedAt, entry.leaseMillis);
-        registry.held.put(entry.ownKey, entry);
-        if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(confirmedAt))) {
-            registry.held.remove(entry.ownKey, entry); // cancelled meanwhile: the core releases it
+        if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(entry.lease.confirmedAt()))) {
+            backend.orphans().deleteLater(entry); // the future was ended from outside: nobody will release the grant
         }
     }
 
     long revision() {
         return entry.revision;
+    }
+
+    boolean deletedBy(long deletedAt) {
+        return entry.deletedBy(deletedAt);
     }
 
     ByteSequence ownKey() {
@@ -230,10 +228,10 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        registry.waiting.remove(entry.ownKey, this);
-        registry.orphan(entry.ownKey);
-        granted.completeExceptionally(new LockBackendException("waiting for lock '" + entry.name + "' on "
-                + description + " failed: " + why));
+        backend.deletions().done(this);
+        backend.orphans().orphan(entry.ownKey);
+        granted.completeExceptionally(new LockBackendException("waiting for lock '" + request.name() + "' on "
+                + backend.description() + " failed: " + why));
     }
 
     @Override
@@ -245,13 +243,9 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             done = true;
             closeWatcher();
         }
-        registry.waiting.remove(entry.ownKey, this);
+        backend.deletions().done(this);
         granted.cancel(false);
-        registry.deleteIfSame(entry.ownKey, entry.revision).whenComplete((ok, e) -> {
-            if (e != null) {
-                registry.orphan(entry.ownKey);
-            }
-        });
+        backend.orphans().deleteLater(entry);
     }
 
     private void closeWatcher() {

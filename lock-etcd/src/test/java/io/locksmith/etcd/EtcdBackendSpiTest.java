@@ -11,11 +11,9 @@ import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.locksmith.LockBackendException;
+import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.BackendConfig;
-import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
@@ -24,7 +22,6 @@ import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -36,13 +33,6 @@ import org.junit.jupiter.api.Test;
 class EtcdBackendSpiTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
-    private static final BackendEvents NO_EVENTS = new BackendEvents() {
-        @Override
-        public void lost(String key, String owner, LossReason reason) {}
-
-        @Override
-        public void allLost(LossReason reason) {}
-    };
 
     private static TestServer server;
     private static Client admin;
@@ -61,15 +51,15 @@ class EtcdBackendSpiTest {
     @Test
     void aQueuedGrantsDeadlineFromItsConfirmationEndsNoLaterThanTheServerExpiresItsLease() throws Exception {
         try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
-                LockBackend holder = open(server.host() + ":" + server.port());
-                LockBackend waiter = open(proxy.address())) {
+                Opened holder = open(server.host() + ":" + server.port());
+                Opened waiter = open(proxy.address())) {
             AcquireRequest first = request("holder");
-            Grant held = (Grant) holder.tryAcquire(first);
-            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("waiter"));
+            Grant held = (Grant) holder.backend().tryAcquire(first);
+            QueuedAcquirer.Ticket ticket = waiter.backend().queue().orElseThrow().enqueue(request("waiter"));
             // the waiter queues across several keep-alives of its lease before the holder leaves
             CompletableFuture<Long> expired = deletionOf(new EtcdKeys("queued-grant").own("confirmed", "waiter"));
             TimeUnit.MILLISECONDS.sleep(LEASE.toMillis()); // time is the subject: a grant long after its put
-            holder.release(new HeldLease(first.key(), first.name(), first.owner(), held.token(), LEASE, held.attachment()));
+            holder.backend().release(HeldLease.of(first, held));
             Grant grant = ticket.granted().get(10, TimeUnit.SECONDS);
             long arrived = System.nanoTime();
             proxy.cut(); // the waiter's client stops: nothing keeps its lease alive from now on
@@ -90,9 +80,10 @@ class EtcdBackendSpiTest {
 
     @Test
     void aQueueEntryWhosePutGotNoAnswerIsATicketThatFailsCleanlyAndLeavesNoKey() throws Exception {
-        try (LockBackend waiter = open(server.host() + ":" + server.port())) {
+        try (Opened opened = open(server.host() + ":" + server.port())) {
+            LockBackend waiter = opened.backend();
             // the lease is granted first, so the only call left to hang is the entry's put
-            waiter.tryAcquire(new AcquireRequest("unanswered-warmup", "unanswered-warmup", "w0", LEASE));
+            waiter.tryAcquire(AcquireRequest.of("unanswered-warmup", "unanswered-warmup", "w0", LEASE));
             QueuedAcquirer.Ticket ticket;
             server.pause(); // requests reach the member; no answer comes back until it resumes
             try {
@@ -118,10 +109,12 @@ class EtcdBackendSpiTest {
         // a lease far longer than the delayed replies, so that its keep-alives' late answers end nothing
         Duration lease = Duration.ofSeconds(30);
         try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
-                LockBackend first = open(proxy.address(), lease);
-                LockBackend second = open(server.host() + ":" + server.port(), lease)) {
-            first.tryAcquire(new AcquireRequest("abandoned-warmup", "abandoned-warmup", "f0", lease)); // grants its lease, so only the put is left
-            AcquireRequest unanswered = new AcquireRequest("abandoned", "abandoned", "first", lease);
+                Opened firstClient = open(proxy.address(), lease);
+                Opened secondClient = open(server.host() + ":" + server.port(), lease)) {
+            LockBackend first = firstClient.backend();
+            LockBackend second = secondClient.backend();
+            first.tryAcquire(AcquireRequest.of("abandoned-warmup", "abandoned-warmup", "f0", lease)); // grants its lease, so only the put is left
+            AcquireRequest unanswered = AcquireRequest.of("abandoned", "abandoned", "first", lease);
             // the put reaches etcd at once; its answer comes 1 s after the 2 s timeout (and the delete's after it)
             proxy.delayReplies(Duration.ofSeconds(3));
             try {
@@ -137,24 +130,38 @@ class EtcdBackendSpiTest {
                         first.abandon(unanswered);
                         return true;
                     });
-            assertThat(second.tryAcquire(new AcquireRequest("abandoned", "abandoned", "second", lease)))
+            assertThat(second.tryAcquire(AcquireRequest.of("abandoned", "abandoned", "second", lease)))
                     .as("[etcd] an abandoned attempt leaves the lock takeable at once, not after a lease")
                     .isInstanceOf(Grant.class);
         }
     }
 
-    private static LockBackend open(String address) {
+    /** A client and its backend, driven here directly: the core holds none of the grants made through it. */
+    private record Opened(LockClient client, LockBackend backend) implements AutoCloseable {
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    private static Opened open(String address) {
         return open(address, LEASE);
     }
 
     // on a saturated machine a first connection has taken over the 2 s timeout: opening is retried
-    private static LockBackend open(String address, Duration lease) {
+    private static Opened open(String address, Duration lease) {
         LockOptions options = LockOptions.builder().lease(lease).build();
-        BackendConfig config = new BackendConfig("etcd", "etcd://" + address,
-                Map.of("timeout", "2s", "namespace", "queued-grant"), options, NO_EVENTS);
-        AtomicReference<LockBackend> opened = new AtomicReference<>();
+        String uri = "etcd://" + address + "?timeout=2s&namespace=queued-grant";
+        AtomicReference<Opened> opened = new AtomicReference<>();
         await("[etcd] opening a backend on " + address).atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                .until(() -> opened.compareAndSet(null, new EtcdLockProvider().open(config)));
+                .until(() -> {
+                    AtomicReference<LockBackend> backend = new AtomicReference<>();
+                    LockClient client = LockClient.open(uri, options, b -> {
+                        backend.set(b);
+                        return b;
+                    });
+                    return opened.compareAndSet(null, new Opened(client, backend.get()));
+                });
         return opened.get();
     }
 
@@ -163,7 +170,7 @@ class EtcdBackendSpiTest {
     }
 
     private static AcquireRequest request(String name, String owner) {
-        return new AcquireRequest(name, name, owner, LEASE);
+        return AcquireRequest.of(name, name, owner, LEASE);
     }
 
     /** @return completed with the {@link System#nanoTime()} at which the admin client saw the key deleted */

@@ -74,6 +74,18 @@ class EtcdBackendTest {
     }
 
     @Test
+    void anOwnKeyReadsBackAsItsLockKeyAndOwnerAndOnlyUnderItsOwnNamespace() {
+        EtcdKeys keys = new EtcdKeys("apps");
+        for (String name : List.of("a", "a/b", "a%2Fb", "東京", "😀", "a:b", "%", "prefix:name")) {
+            assertThat(keys.parse(keys.own(name, "owner/1")))
+                    .as("[etcd] the own key of '%s' reads back", name).hasValue(new EtcdKeys.Own(name, "owner/1"));
+        }
+        assertThat(keys.parse(new EtcdKeys("apps/billing").own("x", "o")))
+                .as("[etcd] a nested namespace's key is not this namespace's").isEmpty();
+        assertThat(keys.parse(EtcdKeys.bytes("apps/:bad%zz/o"))).as("[etcd] a key no client wrote").isEmpty();
+    }
+
+    @Test
     void statusNamesTheOldestKeysOwnerAndTokenNotAWaitersAndItsLeasesTimeToLive() throws Exception {
         String uri = server.uri() + "?namespace=status-test";
         try (LockClient holder = LockClient.open(uri + "&lease=20s"); LockClient waiter = LockClient.open(uri + "&lease=20s");

@@ -6,7 +6,6 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
@@ -50,8 +49,7 @@ final class EtcdSubject implements TckSubject {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LockClient client = LockClient.of(events -> new EtcdLockProvider().open(new BackendConfig("etcd",
-                "etcd://127.0.0.1:" + proxy.port(), Map.of("timeout", "2s"), options, events)), options);
+        LockClient client = LockClient.open("etcd://127.0.0.1:" + proxy.port() + "?timeout=2s", options);
         proxies.put(client, proxy);
         return client;
     }
