@@ -169,6 +169,24 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void aWaiterGetsTheLockWhenAnUnrenewedLeaseRunsOutThoughTheHoldersSessionLivesOn() throws Exception {
+        try (LockClient holder = LockClient.open(uri("?lease=20s")); LockClient waiter = LockClient.open(uri("?lease=20s"))) {
+            LockHandle h = holder.lock("unrenewed-waited").withLease(Duration.ofSeconds(1)).withAutoRenew(false)
+                    .acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> next = waiter.lock("unrenewed-waited").acquireAsync(Duration.ofSeconds(60));
+            // the holder's session lives on for 20 s: only the holder deleting its node when the lease ends frees it sooner
+            try (LockHandle granted = next.get(10, TimeUnit.SECONDS)) {
+                assertThat(h.isHeld()).as("[zookeeper] lease: the unrenewed holder no longer counts the lock held")
+                        .isFalse();
+                assertThat(h.whenLost().toCompletableFuture().getNow(null))
+                        .as("[zookeeper] lease: the unrenewed holder's lock ended with its lease").isEqualTo(LossReason.LEASE_EXPIRED);
+                assertThat(granted.fencingToken()).as("[zookeeper] lease: the waiter holds with a later token")
+                        .isGreaterThan(h.fencingToken());
+            }
+        }
+    }
+
+    @Test
     void extendingToAShorterLeaseFreesTheLockAtTheNewDeadline() throws Exception {
         try (LockClient locks = LockClient.open(uri("?lease=10s"))) {
             LockHandle h = locks.lock("shortened").withAutoRenew(false).acquire(Duration.ZERO);
