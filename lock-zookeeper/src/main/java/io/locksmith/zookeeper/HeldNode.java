@@ -72,11 +72,6 @@ final class HeldNode {
         return node.path();
     }
 
-    /** @return the node */
-    NodeOps.LockNode node() {
-        return node;
-    }
-
     /** Stops watching: the grant is released or lost. Idempotent. */
     void end() {
         ended = true;

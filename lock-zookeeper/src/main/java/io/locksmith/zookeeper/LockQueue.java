@@ -125,8 +125,9 @@ final class LockQueue implements QueuedAcquirer {
                 Optional<String> ahead = LockPaths.predecessor(node.name(), children);
                 if (ahead.isEmpty()) {
                     waiting.remove(this);
-                    // the listing, answered on the node's session, is the last word the server had from it
-                    granted.complete(HeldNode.hold(ops, context.events(), request, node).confirmedAt(sent)); // if cancelled meanwhile, the core releases it
+                    // the listing, answered on the node's session, is the last word the server had from it;
+                    // if cancelled meanwhile, the core releases the grant
+                    granted.complete(HeldNode.hold(ops, context.events(), request, node).confirmedAt(sent));
                     return;
                 }
                 if (!ops.watch(lockPath + "/" + ahead.get(), event -> look(), request.name())) {

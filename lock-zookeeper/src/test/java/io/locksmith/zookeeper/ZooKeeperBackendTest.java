@@ -170,16 +170,20 @@ class ZooKeeperBackendTest {
 
     @Test
     void aWaiterGetsTheLockWhenAnUnrenewedLeaseRunsOutThoughTheHoldersSessionLivesOn() throws Exception {
-        try (LockClient holder = LockClient.open(uri("?lease=20s")); LockClient waiter = LockClient.open(uri("?lease=20s"))) {
+        try (LockClient holder = LockClient.open(uri("?lease=20s"));
+                LockClient waiter = LockClient.open(uri("?lease=20s"))) {
             LockHandle h = holder.lock("unrenewed-waited").withLease(Duration.ofSeconds(1)).withAutoRenew(false)
                     .acquire(Duration.ZERO);
             CompletableFuture<LockHandle> next = waiter.lock("unrenewed-waited").acquireAsync(Duration.ofSeconds(60));
             // the holder's session lives on for 20 s: only the holder deleting its node when the lease ends frees it sooner
-            try (LockHandle granted = next.get(10, TimeUnit.SECONDS)) {
+            await("[zookeeper] lease: a waiter is granted when the holder's unrenewed 1 s lease ends, not its session")
+                    .atMost(Duration.ofSeconds(10)).until(next::isDone);
+            try (LockHandle granted = next.join()) {
                 assertThat(h.isHeld()).as("[zookeeper] lease: the unrenewed holder no longer counts the lock held")
                         .isFalse();
                 assertThat(h.whenLost().toCompletableFuture().getNow(null))
-                        .as("[zookeeper] lease: the unrenewed holder's lock ended with its lease").isEqualTo(LossReason.LEASE_EXPIRED);
+                        .as("[zookeeper] lease: the unrenewed holder's lock ended with its lease")
+                        .isEqualTo(LossReason.LEASE_EXPIRED);
                 assertThat(granted.fencingToken()).as("[zookeeper] lease: the waiter holds with a later token")
                         .isGreaterThan(h.fencingToken());
             }
