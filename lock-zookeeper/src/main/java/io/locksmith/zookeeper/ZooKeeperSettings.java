@@ -53,6 +53,10 @@ final class ZooKeeperSettings {
             servers.add(new BackendAddress.HostPort(h.host(), h.portOr(DEFAULT_PORT)).toString());
         }
         String chroot = address.path().equals("/") ? "" : address.path();
+        if (address.fragment().isPresent()) { // it would have been part of the chroot's name before
+            throw new LockConfigurationException("malformed ZooKeeper URI '" + where
+                    + "': a fragment (#...) has no meaning here; a chroot is the path, such as zookeeper://h1:2181/app");
+        }
         if (!chroot.isEmpty()) {
             try {
                 PathUtils.validatePath(chroot);

@@ -320,6 +320,13 @@ class ZooKeeperBackendTest {
                 .isInstanceOf(LockConfigurationException.class).hasMessageContaining("credentials");
         assertThatThrownBy(() -> LockClient.open(uri("?sesion-timeout=1s")))
                 .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'sesion-timeout'");
+        assertThatThrownBy(() -> LockClient.open(uri("/app#x")))
+                .as("[zookeeper] uri: a fragment is an error, not silently dropped from the chroot")
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("fragment");
+        assertThatThrownBy(() -> LockClient.open("zookeeper://u:pw-secret@" + hostPort + "?user=v"))
+                .as("[zookeeper] uri: credentials are given once, and the password is never shown")
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("give them once")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
     }
 
     @Test
