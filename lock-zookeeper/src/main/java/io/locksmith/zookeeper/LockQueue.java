@@ -2,6 +2,7 @@ package io.locksmith.zookeeper;
 
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.QueuedAcquirer;
 import java.util.List;
@@ -9,9 +10,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,22 +23,22 @@ import org.slf4j.LoggerFactory;
  * an ended session goes when the server expires that session, so holding with it could overlap
  * the next holder). The core then enqueues again while the caller's wait lasts.
  *
- * <p>All of a waiter's steps after it joined run on the backend's one queue thread, so a waiter's
- * state needs no lock; cancelling only sets a flag and hands the clean-up to that thread.
+ * <p>A waiter's steps after it joined run on the client's workers ({@link BackendContext#scheduler()}),
+ * one at a time: each holds the waiter's monitor, which only another step of the same waiter ever
+ * waits for (a watch and a reconnection may both ask it to look again). Cancelling only sets a
+ * flag and hands the clean-up to a worker.
  */
 final class LockQueue implements QueuedAcquirer {
 
     private static final Logger log = LoggerFactory.getLogger(LockQueue.class);
 
     private final NodeOps ops;
-    private final HeldNodes held;
-    private final ScheduledExecutorService thread;
+    private final BackendContext context;
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
 
-    LockQueue(NodeOps ops, HeldNodes held, ScheduledExecutorService thread) {
+    LockQueue(NodeOps ops, BackendContext context) {
         this.ops = ops;
-        this.held = held;
-        this.thread = thread;
+        this.context = context;
     }
 
     /**
@@ -60,14 +58,14 @@ final class LockQueue implements QueuedAcquirer {
             return w;
         }
         waiting.add(w);
-        w.schedule(0);
+        w.look();
         return w;
     }
 
     /** After a reconnection every waiter looks again: a new session fails the waiters of the old one. */
     void reconnected() {
         for (Waiter w : waiting) {
-            w.schedule(0);
+            w.look();
         }
     }
 
@@ -89,31 +87,28 @@ final class LockQueue implements QueuedAcquirer {
         final String lockPath;
         final CompletableFuture<Grant> granted = new CompletableFuture<>();
         volatile boolean cancelled;
-        NodeOps.LockNode node; // confined to the queue thread once enqueue() returned
+        NodeOps.LockNode node; // guarded by the waiter's monitor once enqueue() returned
 
         Waiter(AcquireRequest request, String lockPath) {
             this.request = request;
             this.lockPath = lockPath;
         }
 
-        void schedule(long delayMillis) {
-            try {
-                thread.schedule(this::check, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // the backend is closing; close() fails the waiter
-            }
+        /** Looks at the queue again, on a worker; once the client is closed, close() has failed the waiter. */
+        void look() {
+            context.scheduler().execute(this::check);
         }
 
         /**
          * Holds if ours is the lowest node of the client's current session; otherwise watches the
          * one just ahead and looks again when it goes.
          */
-        private void check() {
+        private synchronized void check() {
             if (cancelled || granted.isDone()) {
                 return;
             }
             try {
-                long sent = System.nanoTime();
+                long sent = context.ticker().nanoTime();
                 List<String> children = ops.children(lockPath, request.name());
                 if (node.session() != ops.sessionId()) {
                     fail(new LockBackendException("queueing for lock '" + request.name() + "' failed on "
@@ -123,19 +118,20 @@ final class LockQueue implements QueuedAcquirer {
                 if (!children.contains(node.name())) {
                     // our node is gone (an operator removed it): queue again, at the back
                     node = ops.create(lockPath, request);
-                    sent = System.nanoTime();
+                    sent = context.ticker().nanoTime();
                     children = ops.children(lockPath, request.name());
                 }
                 ops.deleteStrays(node, children);
                 Optional<String> ahead = LockPaths.predecessor(node.name(), children);
                 if (ahead.isEmpty()) {
                     waiting.remove(this);
-                    // the listing, answered on the node's session, is the last word the server had from it
-                    granted.complete(held.adopt(node, request).confirmedAt(sent)); // if cancelled meanwhile, the core releases it
+                    // the listing, answered on the node's session, is the last word the server had from it;
+                    // if cancelled meanwhile, the core releases the grant
+                    granted.complete(HeldNode.hold(ops, context.events(), request, node).confirmedAt(sent));
                     return;
                 }
-                if (!ops.watch(lockPath + "/" + ahead.get(), event -> schedule(0), request.name())) {
-                    schedule(0); // it went between listing and watching
+                if (!ops.watch(lockPath + "/" + ahead.get(), event -> look(), request.name())) {
+                    look(); // it went between listing and watching
                 }
             } catch (LockBackendException e) {
                 log.debug("waiting for lock '{}' on {} failed: {}", request.name(), ops.description(), e.getMessage());
@@ -159,15 +155,13 @@ final class LockQueue implements QueuedAcquirer {
         public void cancel() {
             cancelled = true;
             waiting.remove(this);
-            try {
-                thread.execute(() -> {
+            context.scheduler().execute(() -> {
+                synchronized (this) {
                     if (!granted.isDone() && node != null) {
                         ops.deleteInBackground(node.path());
                     }
-                });
-            } catch (RejectedExecutionException e) {
-                // closing: the session's end deletes the node
-            }
+                }
+            }); // once the client is closed, the session's end deletes the node
         }
     }
 }

@@ -108,7 +108,7 @@ final class NodeOps {
 
     /**
      * Lists the lock node's children and leaves a watch on the list: a holder learns of its own
-     * node's deletion from it without a request of its own (see {@link HeldNodes#adopt}).
+     * node's deletion from it without a request of its own (see {@link HeldNode#queueWatch}).
      */
     List<String> childrenWatched(String lockPath, Watcher watcher, String lockName) {
         try {

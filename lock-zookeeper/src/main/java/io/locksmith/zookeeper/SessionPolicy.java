@@ -1,9 +1,8 @@
 package io.locksmith.zookeeper;
 
+import io.locksmith.LossReason;
+import io.locksmith.spi.BackendContext;
 import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -28,26 +27,26 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * The core's own deadline (the lease counted from the last confirmed renewal) applies in any case.
+ * The locks are the core's ({@link BackendContext#heldLeases()}); for each lock lost the core calls
+ * {@code lost}, which deletes its node, so that a session that survives after all leaves no lock
+ * behind that no handle owns any more. The grace runs on the client's scheduler.
  */
 final class SessionPolicy implements ConnectionStateListener {
 
     private static final Logger log = LoggerFactory.getLogger(SessionPolicy.class);
 
-    private final HeldNodes held;
+    private final BackendContext context;
     private final LockQueue queue;
     private final Leftovers leftovers;
-    private final ScheduledExecutorService timer;
-    private final long graceNanos;
+    private final Duration grace;
     private final String description;
     private final AtomicLong connection = new AtomicLong();
 
-    SessionPolicy(HeldNodes held, LockQueue queue, Leftovers leftovers, ScheduledExecutorService timer, Duration grace,
-            String description) {
-        this.held = held;
+    SessionPolicy(BackendContext context, LockQueue queue, Leftovers leftovers, Duration grace, String description) {
+        this.context = context;
         this.queue = queue;
         this.leftovers = leftovers;
-        this.timer = timer;
-        this.graceNanos = grace.toNanos();
+        this.grace = grace;
         this.description = description;
     }
 
@@ -62,26 +61,28 @@ final class SessionPolicy implements ConnectionStateListener {
             }
             case LOST -> {
                 connection.incrementAndGet();
-                if (held.size() > 0) {
-                    log.warn("the ZooKeeper session of {} ended: {} lock(s) lost", description, held.size());
+                int held = held();
+                if (held > 0) {
+                    log.warn("the ZooKeeper session of {} ended: {} lock(s) lost", description, held);
+                    context.events().allLost(LossReason.SESSION_LOST);
                 }
-                held.loseAll();
             }
             default -> { }
         }
     }
 
     private void suspended(long at) {
-        try {
-            timer.schedule(() -> {
-                if (connection.get() == at && held.size() > 0) {
-                    log.warn("the connection to {} has been down for {} ms: the session may have expired, {} lock(s)"
-                            + " lost", description, TimeUnit.NANOSECONDS.toMillis(graceNanos), held.size());
-                    held.loseAll();
-                }
-            }, graceNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            // closing
-        }
+        context.scheduler().schedule(() -> {
+            int held = held();
+            if (connection.get() == at && held > 0) {
+                log.warn("the connection to {} has been down for {} ms: the session may have expired, {} lock(s)"
+                        + " lost", description, grace.toMillis(), held);
+                context.events().allLost(LossReason.SESSION_LOST);
+            }
+        }, grace);
+    }
+
+    private int held() {
+        return context.heldLeases().all().size();
     }
 }

@@ -2,9 +2,10 @@ package io.locksmith.zookeeper;
 
 import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
+import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
-import io.locksmith.spi.BackendEvents;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
@@ -16,49 +17,43 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
  * Locks in ZooKeeper: an ephemeral sequential node per waiter under the lock's container node; the
  * lowest node holds, its creating transaction (czxid) is the fencing token, and the lease is the
  * client's session.
+ *
+ * <p>The core keeps the grants, their deadlines and the timers; this backend keeps only what
+ * ZooKeeper needs: each grant's node and its watch ({@link HeldNode}, the grant's attachment), the
+ * queue of waiters, the nodes still to delete, and the policy for connection states. Its periodic
+ * and delayed work runs on the client's {@link BackendContext#scheduler()}.
  */
 final class ZooKeeperBackend implements LockBackend {
 
     /** Shorter leases would be renewed more often than a round trip to an ensemble reliably takes. */
     static final Duration MINIMUM_LEASE = Duration.ofMillis(100);
-    private static final AtomicInteger BACKENDS = new AtomicInteger();
 
     private final NodeOps ops;
-    private final HeldNodes held;
+    private final BackendContext context;
     private final LockQueue queue;
     private final SessionPolicy policy;
-    private final ScheduledThreadPoolExecutor thread;
     private final Duration session;
     private final Runnable closeClient;
 
     private ZooKeeperBackend(CuratorFramework client, String description, Duration session, Duration grace,
-            BackendEvents events, Runnable closeClient) {
+            BackendContext context, Runnable closeClient) {
         this.ops = new NodeOps(client, description);
+        this.context = context;
         this.session = session;
         this.closeClient = closeClient;
-        int id = BACKENDS.incrementAndGet();
-        this.thread = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "locksmith-zookeeper-" + id);
-            t.setDaemon(true);
-            return t;
-        });
-        thread.setRemoveOnCancelPolicy(true);
-        this.held = new HeldNodes(ops, events, thread);
-        this.queue = new LockQueue(ops, held, thread);
-        this.policy = new SessionPolicy(held, queue, ops.leftovers(), thread, grace != null ? grace : session,
-                description);
+        this.queue = new LockQueue(ops, context);
+        this.policy = new SessionPolicy(context, queue, ops.leftovers(), grace != null ? grace : session, description);
         client.getConnectionStateListenable().addListener(policy);
     }
 
@@ -66,10 +61,11 @@ final class ZooKeeperBackend implements LockBackend {
      * Opens the backend on a started client: waits for a session within the connection timeout and
      * checks the chroot and access to the lock nodes, so that a wrong deployment fails here, clearly.
      *
+     * @param context the client's context: its events, scheduler, clock and held leases
      * @param closeClient run on close: closes the client if the backend owns it
      */
     static ZooKeeperBackend open(CuratorFramework client, String description, String chroot, Duration grace,
-            BackendEvents events, Runnable closeClient) {
+            BackendContext context, Runnable closeClient) {
         if (client.getState() != CuratorFrameworkState.STARTED) {
             throw new IllegalArgumentException("the CuratorFramework for " + description + " must be started, was "
                     + client.getState());
@@ -88,7 +84,7 @@ final class ZooKeeperBackend implements LockBackend {
                 client.getChildren().forPath(LockPaths.ROOT); // needs READ: wrong credentials fail here
             }
             Duration session = Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout());
-            return new ZooKeeperBackend(client, description, session, grace, events, closeClient);
+            return new ZooKeeperBackend(client, description, session, grace, context, closeClient);
         } catch (KeeperException.NoAuthException e) {
             throw new LockConfigurationException("authentication to " + description + " failed: the client may not"
                     + " read " + LockPaths.ROOT + " (check the user and password, and the ACLs there)", e);
@@ -124,7 +120,8 @@ final class ZooKeeperBackend implements LockBackend {
     public AcquireResult tryAcquire(AcquireRequest request) {
         String lockPath = LockPaths.lock(request.key());
         String queueing = "queueing for lock '" + request.name() + "'";
-        HeldNodes.QueueWatch watch = held.queueWatch();
+        HeldNode held = HeldNode.acquiring(ops, context.events(), request);
+        Watcher watch = held.queueWatch();
         CompletableFuture<NodeOps.LockNode> created = ops.createInBackground(lockPath, request);
         List<String> queue;
         try {
@@ -160,28 +157,30 @@ final class ZooKeeperBackend implements LockBackend {
             throw e;
         }
         if (lowest) {
-            return held.adoptWatched(node, request, watch);
+            return held.holdWatched(node);
         }
         ops.delete(node.path(), request.name()); // at once: a node left in the queue would be granted to no one
         return Held.UNKNOWN; // the holder's lease is its session, which no one else can read
     }
 
-    /** One read-only multi for the whole batch: each node must still exist, be this session's, and be the grant's. */
+    /**
+     * One read-only multi for the whole batch: each node must still exist, be this session's, and be
+     * the grant's. The answer, on the session, also proves the session alive; the core counts the
+     * lease from the call's send.
+     */
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
         List<String> paths = new ArrayList<>(leases.size());
         for (HeldLease l : leases) {
-            paths.add(node(l).path());
+            paths.add(l.attachment(HeldNode.class).path());
         }
         long sessionId = ops.sessionId();
         List<Stat> stats = ops.stats(paths, leases.get(0).name());
-        long confirmed = System.nanoTime();
         List<RenewOutcome> out = new ArrayList<>(leases.size());
         for (int i = 0; i < leases.size(); i++) {
             Stat s = stats.get(i);
             HeldLease l = leases.get(i);
             if (s != null && s.getEphemeralOwner() == sessionId && s.getCzxid() == l.token()) {
-                held.renewed(paths.get(i), l.lease(), confirmed);
                 out.add(RenewOutcome.RENEWED);
             } else {
                 out.add(RenewOutcome.NOT_OWNED);
@@ -193,9 +192,23 @@ final class ZooKeeperBackend implements LockBackend {
     /** Deletes the grant's own node: its path is unique to the acquisition, so no other owner's node can go. */
     @Override
     public boolean release(HeldLease lease) {
-        NodeOps.LockNode node = node(lease);
-        held.forget(node.path());
-        return ops.delete(node.path(), lease.name());
+        HeldNode held = lease.attachment(HeldNode.class);
+        held.end();
+        return ops.delete(held.path(), lease.name());
+    }
+
+    /**
+     * Deletes the grant's node once the core no longer counts it held: ZooKeeper would keep it as
+     * long as the session lives, so an unrenewed lease would otherwise keep the next waiter out
+     * past its deadline, and a lock lost with a session that survives after all would be held by no
+     * handle. Only the grant's own node goes; if the server cannot be reached, after the next
+     * reconnection.
+     */
+    @Override
+    public void lost(HeldLease lease, LossReason reason) {
+        HeldNode held = lease.attachment(HeldNode.class);
+        held.end();
+        ops.deleteInBackground(held.path());
     }
 
     @Override
@@ -212,14 +225,9 @@ final class ZooKeeperBackend implements LockBackend {
     public void close() {
         ops.client().getConnectionStateListenable().removeListener(policy);
         queue.close();
-        thread.shutdownNow();
         // a last try for nodes still to delete: a client handed in keeps its session, and with it the nodes
         ops.leftovers().retry();
         closeClient.run();
-    }
-
-    private static NodeOps.LockNode node(HeldLease lease) {
-        return (NodeOps.LockNode) lease.attachment();
     }
 
     @Override

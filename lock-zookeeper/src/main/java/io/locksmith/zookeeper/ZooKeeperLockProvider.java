@@ -1,6 +1,6 @@
 package io.locksmith.zookeeper;
 
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import java.util.Set;
@@ -47,13 +47,8 @@ public final class ZooKeeperLockProvider implements LockProvider {
     }
 
     @Override
-    public LockBackend open(BackendConfig config) {
-        return open(config, () -> {});
-    }
-
-    /** Opens a backend that also runs {@code afterClose} once its client is closed (tests close a proxy so). */
-    static LockBackend open(BackendConfig config, Runnable afterClose) {
-        ZooKeeperSettings settings = ZooKeeperSettings.of(config);
+    public LockBackend open(BackendContext context) {
+        ZooKeeperSettings settings = ZooKeeperSettings.of(context);
         java.util.List<ACL> acl = settings.acl();
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(settings.connectString())
@@ -80,11 +75,8 @@ public final class ZooKeeperLockProvider implements LockProvider {
         CuratorFramework client = builder.build();
         client.start();
         try {
-            return ZooKeeperBackend.open(client, config.redactedLocation(), settings.chroot(), settings.suspendedGrace(),
-                    config.events(), () -> {
-                        client.close();
-                        afterClose.run();
-                    });
+            return ZooKeeperBackend.open(client, context.redactedLocation(), settings.chroot(), settings.suspendedGrace(),
+                    context, client::close);
         } catch (RuntimeException e) {
             close(client);
             throw e;

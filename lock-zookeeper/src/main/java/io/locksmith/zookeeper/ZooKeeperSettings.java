@@ -1,14 +1,15 @@
 package io.locksmith.zookeeper;
 
 import io.locksmith.LockConfigurationException;
-import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
-import java.net.URLDecoder;
+import io.locksmith.spi.BackendAddress;
+import io.locksmith.spi.BackendContext;
+import io.locksmith.spi.Secret;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.data.ACL;
@@ -20,18 +21,20 @@ import org.apache.zookeeper.data.ACL;
 final class ZooKeeperSettings {
 
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+    private static final int DEFAULT_PORT = 2181;
+    private static final List<String> ACLS = List.of("open", "creator", "creator-read");
 
     private final String connectString;
     private final String chroot;
     private final Duration sessionTimeout;
     private final Duration connectionTimeout;
     private final String user;
-    private final String password;
+    private final Secret password;
     private final String acl;
     private final Duration suspendedGrace;
 
     private ZooKeeperSettings(String connectString, String chroot, Duration sessionTimeout, Duration connectionTimeout,
-            String user, String password, String acl, Duration suspendedGrace) {
+            String user, Secret password, String acl, Duration suspendedGrace) {
         this.connectString = connectString;
         this.chroot = chroot;
         this.sessionTimeout = sessionTimeout;
@@ -42,28 +45,17 @@ final class ZooKeeperSettings {
         this.suspendedGrace = suspendedGrace;
     }
 
-    static ZooKeeperSettings of(BackendConfig config) {
-        String where = config.redactedLocation();
-        String rest = config.location().substring(config.location().indexOf("://") + 3);
-        int query = rest.indexOf('?');
-        if (query >= 0) {
-            rest = rest.substring(0, query);
-        }
-        String userInfo = null;
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            userInfo = rest.substring(0, at);
-            rest = rest.substring(at + 1);
-        }
-        int slash = rest.indexOf('/');
-        String hosts = slash < 0 ? rest : rest.substring(0, slash);
-        String chroot = slash < 0 ? "" : rest.substring(slash);
-        if (chroot.equals("/")) {
-            chroot = "";
-        }
+    static ZooKeeperSettings of(BackendContext context) {
+        String where = context.redactedLocation();
+        BackendAddress address = context.address();
         List<String> servers = new ArrayList<>();
-        for (String host : hosts.split(",", -1)) {
-            servers.add(hostAndPort(host.trim(), where));
+        for (BackendAddress.HostPort h : address.hosts()) {
+            servers.add(new BackendAddress.HostPort(h.host(), h.portOr(DEFAULT_PORT)).toString());
+        }
+        String chroot = address.path().equals("/") ? "" : address.path();
+        if (address.fragment().isPresent()) { // it would have been part of the chroot's name before
+            throw new LockConfigurationException("malformed ZooKeeper URI '" + where
+                    + "': a fragment (#...) has no meaning here; a chroot is the path, such as zookeeper://h1:2181/app");
         }
         if (!chroot.isEmpty()) {
             try {
@@ -73,74 +65,33 @@ final class ZooKeeperSettings {
                         + "': " + e.getMessage());
             }
         }
-        String user = config.option("user").orElse(null);
-        String password = config.option("password").orElse(null);
-        if (userInfo != null && !userInfo.isEmpty()) {
+        String user = context.option("user").orElse(null);
+        Secret password = context.secretOption("password").orElse(null);
+        Optional<String> uriUser = address.user().filter(u -> !u.isEmpty() || address.password().isPresent());
+        if (uriUser.isPresent()) {
             if (user != null || password != null) {
                 throw new LockConfigurationException("ZooKeeper URI '" + where
                         + "' has credentials both in the URI and in the user/password options: give them once");
             }
-            int colon = userInfo.indexOf(':');
-            user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
-            password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
+            user = uriUser.get();
+            password = address.password().orElse(Secret.of(""));
         }
         if (user == null && password != null) {
             throw new LockConfigurationException("option 'password' of " + where + " needs a user too");
         }
-        Duration session = config.option("session-timeout").map(v -> duration(config, "session-timeout", v))
-                .orElse(config.lockOptions().lease());
-        Duration connection = config.option("connection-timeout").map(v -> duration(config, "connection-timeout", v))
-                .orElse(DEFAULT_CONNECTION_TIMEOUT);
-        Duration grace = config.option("suspended-grace").map(v -> duration(config, "suspended-grace", v))
-                .orElse(null);
-        String acl = config.option("acl").map(v -> v.trim().toLowerCase(Locale.ROOT))
+        String acl = context.option("acl").map(v -> v.trim().toLowerCase(Locale.ROOT))
                 .orElse(user == null ? "open" : "creator");
-        if (!List.of("open", "creator", "creator-read").contains(acl)) {
-            throw new LockConfigurationException("option 'acl' of " + where
-                    + " must be open, creator or creator-read, was '" + config.option("acl").orElse("") + "'");
+        if (!ACLS.contains(acl)) {
+            throw context.invalid("acl", context.option("acl").orElse(""), "open, creator or creator-read");
         }
         if (!acl.equals("open") && user == null) {
             throw new LockConfigurationException("option acl=" + acl + " of " + where
                     + " needs digest credentials (user and password)");
         }
-        return new ZooKeeperSettings(String.join(",", servers) + chroot, chroot, session, connection, user, password,
-                acl, grace);
-    }
-
-    private static String hostAndPort(String host, String where) {
-        if (host.isEmpty()) {
-            throw new LockConfigurationException("malformed ZooKeeper URI '" + where
-                    + "': empty host (expected zookeeper://host1:2181,host2:2181[/chroot])");
-        }
-        int colon = host.lastIndexOf(':');
-        if (colon < 0 || host.endsWith("]")) {
-            return host + ":2181";
-        }
-        String port = host.substring(colon + 1);
-        try {
-            int p = Integer.parseInt(port);
-            if (p < 1 || p > 65535) {
-                throw new NumberFormatException();
-            }
-        } catch (NumberFormatException e) {
-            throw new LockConfigurationException("malformed ZooKeeper URI '" + where + "': port '" + port
-                    + "' must be a number from 1 to 65535");
-        }
-        return host;
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
-    }
-
-    private static Duration duration(BackendConfig config, String name, String value) {
-        try {
-            // the same duration syntax as every other option
-            return LockOptions.builder().set("lease", value).build().lease();
-        } catch (IllegalArgumentException e) {
-            throw new LockConfigurationException("option '" + name + "' of " + config.redactedLocation()
-                    + " must be a positive duration such as 500ms or 5s, was '" + value + "'");
-        }
+        return new ZooKeeperSettings(String.join(",", servers) + chroot, chroot,
+                context.durationOption("session-timeout", context.lockOptions().lease()),
+                context.durationOption("connection-timeout", DEFAULT_CONNECTION_TIMEOUT), user, password, acl,
+                context.durationOption("suspended-grace", null));
     }
 
     /** @return hosts and ports, then the chroot if any, as the ZooKeeper client takes them */
@@ -167,7 +118,7 @@ final class ZooKeeperSettings {
 
     /** @return {@code user:password} for ZooKeeper's digest scheme, or null without credentials */
     byte[] digest() {
-        return user == null ? null : (user + ":" + password).getBytes(StandardCharsets.UTF_8);
+        return user == null ? null : (user + ":" + password.reveal()).getBytes(StandardCharsets.UTF_8);
     }
 
     boolean hasCredentials() {
@@ -190,6 +141,6 @@ final class ZooKeeperSettings {
     @Override
     public String toString() {
         return "ZooKeeperSettings[" + connectString + ", session=" + sessionTimeout + ", connection=" + connectionTimeout
-                + ", user=" + (user == null ? "none" : user + ":****") + ", acl=" + acl + "]";
+                + ", user=" + (user == null ? "none" : user + ":" + password) + ", acl=" + acl + "]";
     }
 }

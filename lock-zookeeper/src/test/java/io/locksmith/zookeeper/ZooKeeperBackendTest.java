@@ -169,6 +169,28 @@ class ZooKeeperBackendTest {
     }
 
     @Test
+    void aWaiterGetsTheLockWhenAnUnrenewedLeaseRunsOutThoughTheHoldersSessionLivesOn() throws Exception {
+        try (LockClient holder = LockClient.open(uri("?lease=20s"));
+                LockClient waiter = LockClient.open(uri("?lease=20s"))) {
+            LockHandle h = holder.lock("unrenewed-waited").withLease(Duration.ofSeconds(1)).withAutoRenew(false)
+                    .acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> next = waiter.lock("unrenewed-waited").acquireAsync(Duration.ofSeconds(60));
+            // the holder's session lives on for 20 s: only the holder deleting its node when the lease ends frees it sooner
+            await("[zookeeper] lease: a waiter is granted when the holder's unrenewed 1 s lease ends, not its session")
+                    .atMost(Duration.ofSeconds(10)).until(next::isDone);
+            try (LockHandle granted = next.join()) {
+                assertThat(h.isHeld()).as("[zookeeper] lease: the unrenewed holder no longer counts the lock held")
+                        .isFalse();
+                assertThat(h.whenLost().toCompletableFuture().getNow(null))
+                        .as("[zookeeper] lease: the unrenewed holder's lock ended with its lease")
+                        .isEqualTo(LossReason.LEASE_EXPIRED);
+                assertThat(granted.fencingToken()).as("[zookeeper] lease: the waiter holds with a later token")
+                        .isGreaterThan(h.fencingToken());
+            }
+        }
+    }
+
+    @Test
     void extendingToAShorterLeaseFreesTheLockAtTheNewDeadline() throws Exception {
         try (LockClient locks = LockClient.open(uri("?lease=10s"))) {
             LockHandle h = locks.lock("shortened").withAutoRenew(false).acquire(Duration.ZERO);
@@ -298,6 +320,13 @@ class ZooKeeperBackendTest {
                 .isInstanceOf(LockConfigurationException.class).hasMessageContaining("credentials");
         assertThatThrownBy(() -> LockClient.open(uri("?sesion-timeout=1s")))
                 .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'sesion-timeout'");
+        assertThatThrownBy(() -> LockClient.open(uri("/app#x")))
+                .as("[zookeeper] uri: a fragment is an error, not silently dropped from the chroot")
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("fragment");
+        assertThatThrownBy(() -> LockClient.open("zookeeper://u:pw-secret@" + hostPort + "?user=v"))
+                .as("[zookeeper] uri: credentials are given once, and the password is never shown")
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("give them once")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
     }
 
     @Test

@@ -7,9 +7,7 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
-import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
-import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.QueuedAcquirer;
 import io.locksmith.testing.TcpProxy;
@@ -18,6 +16,7 @@ import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -32,14 +31,6 @@ import org.junit.jupiter.api.Test;
  * connection does.
  */
 class ZooKeeperQueueTest {
-
-    private static final BackendEvents NO_EVENTS = new BackendEvents() {
-        @Override
-        public void lost(String key, String owner, LossReason reason) {}
-
-        @Override
-        public void allLost(LossReason reason) {}
-    };
 
     private static TestServer server;
     private static String hostPort;
@@ -61,9 +52,9 @@ class ZooKeeperQueueTest {
     void aWaiterWhoseSessionWasReplacedIsNeverGrantedOnTheOldSessionsNode() throws Exception {
         CuratorFramework curator = curator(hostPort);
         try (LockClient holder = LockClient.open("zookeeper://" + hostPort + "?lease=20s");
-                ZooKeeperBackend waiter = backend(curator)) {
+                Backend waiter = backend(curator)) {
             LockHandle held = holder.lock("replaced").acquire(Duration.ZERO);
-            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("replaced", "waiter-1"));
+            QueuedAcquirer.Ticket ticket = waiter.queue().enqueue(request("replaced", "waiter-1"));
             long oldSession = sessionOf(curator);
             // Curator's own way to end a session from the client's side: the server keeps the old
             // session, and its node in the queue, until the session times out (20 s)
@@ -76,7 +67,7 @@ class ZooKeeperQueueTest {
 
             Object outcome = outcome(ticket.granted());
             if (outcome instanceof Grant grant) {
-                Stat node = admin.checkExists().forPath(((NodeOps.LockNode) grant.attachment()).path());
+                Stat node = admin.checkExists().forPath(((HeldNode) grant.attachment()).path());
                 assertThat(node == null ? 0 : node.getEphemeralOwner())
                         .as("[zookeeper] queue: a grant is made only on a node of the client's current session")
                         .isEqualTo(sessionOf(curator));
@@ -124,10 +115,10 @@ class ZooKeeperQueueTest {
     @Test
     void aQueuedGrantSaysWhenTheRequestThatConfirmedItsSessionWasSent() throws Exception {
         try (LockClient holder = LockClient.open("zookeeper://" + hostPort + "?lease=20s");
-                ZooKeeperBackend waiter = backend(curator(hostPort))) {
+                Backend waiter = backend(curator(hostPort))) {
             LockHandle held = holder.lock("confirmed").acquire(Duration.ZERO);
             long enqueued = System.nanoTime();
-            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("confirmed", "waiter-2"));
+            QueuedAcquirer.Ticket ticket = waiter.queue().enqueue(request("confirmed", "waiter-2"));
             held.close();
             Grant grant = ticket.granted().get(20, TimeUnit.SECONDS);
             long arrived = System.nanoTime();
@@ -144,9 +135,9 @@ class ZooKeeperQueueTest {
     void aTicketFailsCleanlyOnConnectionLossAndLeavesNoNodeBehind() throws Exception {
         TcpProxy proxy = new TcpProxy(server.host(), server.port());
         try (LockClient holder = LockClient.open("zookeeper://" + hostPort + "?lease=20s");
-                ZooKeeperBackend waiter = backend(curator(proxy.address()))) {
+                Backend waiter = backend(curator(proxy.address()))) {
             LockHandle held = holder.lock("cut-waiter").acquire(Duration.ZERO);
-            QueuedAcquirer.Ticket ticket = waiter.queue().orElseThrow().enqueue(request("cut-waiter", "waiter-3"));
+            QueuedAcquirer.Ticket ticket = waiter.queue().enqueue(request("cut-waiter", "waiter-3"));
             proxy.cut();
             Object outcome = outcome(ticket.granted());
             assertThat(outcome).as("[zookeeper] queue: a ticket fails with a backend error when the connection is lost")
@@ -169,7 +160,7 @@ class ZooKeeperQueueTest {
     }
 
     private static AcquireRequest request(String key, String owner) {
-        return new AcquireRequest(key, key, owner, Duration.ofSeconds(10));
+        return AcquireRequest.of(key, key, owner, Duration.ofSeconds(10));
     }
 
     private static CuratorFramework curator(String connectString) {
@@ -179,8 +170,26 @@ class ZooKeeperQueueTest {
         return c;
     }
 
-    private static ZooKeeperBackend backend(CuratorFramework curator) {
-        return ZooKeeperBackend.open(curator, "zookeeper://test", "", null, NO_EVENTS, curator::close);
+    /** A backend on the curator client, opened inside a lock client that gives it its context and closes it. */
+    private static Backend backend(CuratorFramework curator) {
+        AtomicReference<ZooKeeperBackend> opened = new AtomicReference<>();
+        LockClient client = LockClient.of(context -> {
+            opened.set(ZooKeeperBackend.open(curator, "zookeeper://test", "", null, context, curator::close));
+            return opened.get();
+        }, LockOptions.builder().lease(Duration.ofSeconds(10)).build());
+        return new Backend(client, opened.get());
+    }
+
+    /** The backend whose queue a test uses directly, and the client that owns it. */
+    private record Backend(LockClient client, ZooKeeperBackend backend) implements AutoCloseable {
+        QueuedAcquirer queue() {
+            return backend.queue().orElseThrow();
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
     }
 
     private static long sessionOf(CuratorFramework curator) throws Exception {

@@ -2,7 +2,7 @@ package io.locksmith.zookeeper;
 
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
-import io.locksmith.spi.BackendConfig;
+import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
@@ -60,9 +60,14 @@ final class ZooKeeperSubject implements TckSubject {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LockClient client = LockClient.of(events -> ZooKeeperLockProvider.open(new BackendConfig("zookeeper",
-                "zookeeper://" + proxy.address(), Map.of("connection-timeout", "2s"), options, events), proxy::close),
-                options);
+        LockClient client = LockClient.open("zookeeper://" + proxy.address() + "?connection-timeout=2s", options,
+                backend -> new ForwardingLockBackend(backend) {
+                    @Override
+                    public void close() {
+                        super.close();
+                        proxy.close();
+                    }
+                });
         proxies.put(client, proxy);
         return client;
     }
