@@ -61,7 +61,7 @@ final class EtcdLeases implements AutoCloseable {
                 return lease;
             }
             if (closed) {
-                throw new IllegalStateException("the etcd lock client for " + calls.description() + " is closed");
+                throw new io.locksmith.LockClientClosedException(lockName, calls.description(), null);
             }
             long sentAt = ticker.nanoTime();
             LeaseGrantResponse granted = calls.await(client.grant(ttl),

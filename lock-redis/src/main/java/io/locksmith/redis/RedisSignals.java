@@ -70,7 +70,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         CompletableFuture<Void> confirmation;
         synchronized (this) {
             if (closed) {
-                throw new IllegalStateException("the Redis lock client is closed");
+                throw new io.locksmith.LockClientClosedException(null, description, null);
             }
             channel = channels.computeIfAbsent(name, n -> new Channel(key));
             channel.open++;
@@ -161,7 +161,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 synchronized (this) {
                     if (closed) {
                         opened.closeAsync();
-                        throw new IllegalStateException("the Redis lock client is closed");
+                        throw new io.locksmith.LockClientClosedException(null, description, null);
                     }
                     connection = opened;
                 }
