@@ -32,6 +32,14 @@ class LocksmithLockProviderTest {
     }
 
     @Test
+    void aLockAtMostForTheBackendCannotKeepIsRefusedNamingItTheBoundsAndWhereToRead() {
+        assertThatThrownBy(() -> provider.lock(config("report", Duration.ofNanos(500_000))))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessage("lockAtMostFor of lock 'report' (0.0005s) cannot be its lease: a lease of 0.0005s is outside what "
+                        + client.backend() + " can keep (1ms to 8760h); see docs/shedlock.md, \"Lease bounds\"");
+    }
+
+    @Test
     void anExtensionToAZeroLockAtMostForIsRefusedAndTheLockStaysValid() {
         SimpleLock lock = provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
         assertThatThrownBy(() -> lock.extend(Duration.ZERO, Duration.ZERO)).isInstanceOf(LockConfigurationException.class);
