@@ -3,6 +3,7 @@ package io.locksmith.shedlock;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockNotHeldException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,11 +37,32 @@ final class JobLock extends AbstractSimpleLock {
     }
 
     /**
+     * Makes a new grant a job's lock, its lease reaching {@code lockAtMostFor} from the attempt.
+     * A backend may count a grant's lease from before the attempt (etcd puts the key on a lease
+     * that was last kept alive up to a third of its TTL earlier), so that the lock would end before
+     * {@code lockAtMostFor}, and maybe before {@code lockAtLeastFor}; one extend then counts the
+     * lease from now. On the other backends the lease counts from the attempt, and nothing is sent.
+     *
      * @param startNanos {@link System#nanoTime()} before the attempt: {@code lockAtLeastFor}
      *     counts from there, as ShedLock counts it from the configuration's creation
+     * @return the lock, or empty if it was lost before it could be extended
+     * @throws io.locksmith.LockBackendException if that extend failed; the grant is released
      */
-    static JobLock taken(LockHandle handle, LockConfiguration configuration, long startNanos) {
-        return new JobLock(handle, configuration, startNanos, RunningJobs.enter(handle));
+    static Optional<SimpleLock> taken(LockHandle handle, LockConfiguration configuration, long startNanos) {
+        Duration lockAtMostFor = configuration.getLockAtMostFor();
+        long shortNanos = lockAtMostFor.toNanos() - handle.remainingLease().toNanos() - (System.nanoTime() - startNanos);
+        if (shortNanos > 0) {
+            try {
+                handle.extend(lockAtMostFor);
+            } catch (LockNotHeldException e) {
+                handle.close();
+                return Optional.empty();
+            } catch (RuntimeException e) {
+                handle.close();
+                throw e;
+            }
+        }
+        return Optional.of(new JobLock(handle, configuration, startNanos, RunningJobs.enter(handle)));
     }
 
     @Override

@@ -28,7 +28,9 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * <li>{@link #lock(LockConfiguration)} tries once for the lock named
  *     {@link LockConfiguration#getName()} (ShedLock never waits) and holds it for a lease of
  *     {@code lockAtMostFor}, <em>not renewed</em>: a job that runs longer loses the lock, which
- *     its handle reports ({@link LockHandle#onLost}), and another instance may take it;</li>
+ *     its handle reports ({@link LockHandle#onLost}), and another instance may take it. Where
+ *     the backend counted the grant's lease from before the attempt (etcd's shared leases), one
+ *     {@link LockHandle#extend} counts it from now, so the lock lasts {@code lockAtMostFor};</li>
  * <li>{@link SimpleLock#unlock()} keeps the lock until {@code lockAtLeastFor} has passed since
  *     {@code lock} was called: at once if it has, else at that moment, by a timer in this process
  *     (the lease of {@code lockAtMostFor} covers it, so nothing is asked of the backend, and a
@@ -76,7 +78,7 @@ public final class LocksmithLockProvider implements ExtensibleLockProvider {
         Objects.requireNonNull(configuration, "configuration");
         long start = System.nanoTime();
         DistributedLock lock = Leases.forJob(client.lock(configuration.getName()).withAutoRenew(false), configuration);
-        return lock.tryAcquire().map(handle -> JobLock.taken(handle, configuration, start));
+        return lock.tryAcquire().flatMap(handle -> JobLock.taken(handle, configuration, start));
     }
 
     /**
