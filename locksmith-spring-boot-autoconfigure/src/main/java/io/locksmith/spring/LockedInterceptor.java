@@ -73,7 +73,8 @@ public final class LockedInterceptor implements MethodInterceptor {
         Duration wait = duration(locked.waitFor(), "waitFor", method);
         Optional<LockHandle> acquired = switch (locked.whenBusy()) {
             case WAIT -> Optional.of(lock.acquire(wait == null ? DEFAULT_WAIT : wait));
-            case SKIP, THROW -> lock.tryAcquire(wait == null ? Duration.ZERO : wait);
+            // no wait: a single attempt, which listeners hear as BUSY rather than a wait that timed out
+            case SKIP, THROW -> wait == null || wait.isZero() ? lock.tryAcquire() : lock.tryAcquire(wait);
         };
         if (acquired.isEmpty()) {
             return busy(locked.whenBusy(), name, method, locks);
