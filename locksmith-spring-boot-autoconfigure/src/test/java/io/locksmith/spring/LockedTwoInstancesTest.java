@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -80,9 +81,9 @@ class LockedTwoInstancesTest {
         String uri = "jdbc:h2:mem:reports-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
         try (Instances instances = new Instances()) {
             ConfigurableApplicationContext a = instances.start(ReportsApp.class, "locksmith.uri=" + uri, "reports.wait=30s",
-                    "management.endpoints.web.exposure.include=health,locks");
+                    "management.endpoints.web.exposure.include=health,locks", "management.endpoint.health.probes.enabled=true");
             ConfigurableApplicationContext b = instances.start(ReportsApp.class, "locksmith.uri=" + uri, "reports.wait=30s",
-                    "management.endpoints.web.exposure.include=health,locks");
+                    "management.endpoints.web.exposure.include=health,locks", "management.endpoint.health.probes.enabled=true");
             Reports reportsA = a.getBean(Reports.class);
             Reports reportsB = b.getBean(Reports.class);
 
@@ -113,6 +114,10 @@ class LockedTwoInstancesTest {
                     .isEqualTo(Status.UP);
             assertThat(health.getDetails()).as("[jdbc/h2] health: details name the backend and the holds")
                     .containsEntry("held", 1).containsKey("backend");
+            HealthEndpointGroups groups = a.getBean(HealthEndpointGroups.class);
+            assertThat(groups.getPrimary().isMember("locksmith")).as("[jdbc/h2] health: in the health endpoint").isTrue();
+            assertThat(groups.get("liveness").isMember("locksmith"))
+                    .as("[jdbc/h2] health: not in the liveness group, a backend outage is no reason to restart").isFalse();
 
             CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> reportsB.waited("mon"));
             LocksEndpoint endpointB = b.getBean(LocksEndpoint.class);
