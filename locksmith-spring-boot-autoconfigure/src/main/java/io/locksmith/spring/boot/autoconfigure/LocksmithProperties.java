@@ -55,74 +55,92 @@ public class LocksmithProperties {
     /** The name of the lock whose status the health indicator reads to check the backend. */
     private String healthProbeName = "locksmith-health";
 
+    /** @return {@code locksmith.uri}, or null if unset */
     public String getUri() {
         return uri;
     }
 
+    /** @param uri {@code locksmith.uri} */
     public void setUri(String uri) {
         this.uri = uri;
     }
 
+    /** @return {@code locksmith.lease}, or null if unset */
     public Duration getLease() {
         return lease;
     }
 
+    /** @param lease {@code locksmith.lease} */
     public void setLease(Duration lease) {
         this.lease = lease;
     }
 
+    /** @return {@code locksmith.renew}, or null if unset */
     public Boolean getRenew() {
         return renew;
     }
 
+    /** @param renew {@code locksmith.renew} */
     public void setRenew(Boolean renew) {
         this.renew = renew;
     }
 
+    /** @return {@code locksmith.renew-interval}, or null if unset */
     public Duration getRenewInterval() {
         return renewInterval;
     }
 
+    /** @param renewInterval {@code locksmith.renew-interval} */
     public void setRenewInterval(Duration renewInterval) {
         this.renewInterval = renewInterval;
     }
 
+    /** @return {@code locksmith.prefix}, or null if unset */
     public String getPrefix() {
         return prefix;
     }
 
+    /** @param prefix {@code locksmith.prefix} */
     public void setPrefix(String prefix) {
         this.prefix = prefix;
     }
 
+    /** @return {@code locksmith.backoff-min}, or null if unset */
     public Duration getBackoffMin() {
         return backoffMin;
     }
 
+    /** @param backoffMin {@code locksmith.backoff-min} */
     public void setBackoffMin(Duration backoffMin) {
         this.backoffMin = backoffMin;
     }
 
+    /** @return {@code locksmith.backoff-max}, or null if unset */
     public Duration getBackoffMax() {
         return backoffMax;
     }
 
+    /** @param backoffMax {@code locksmith.backoff-max} */
     public void setBackoffMax(Duration backoffMax) {
         this.backoffMax = backoffMax;
     }
 
+    /** @return {@code locksmith.backend} */
     public Map<String, String> getBackend() {
         return backend;
     }
 
+    /** @param backend {@code locksmith.backend} */
     public void setBackend(Map<String, String> backend) {
         this.backend = backend;
     }
 
+    /** @return {@code locksmith.health-probe-name} */
     public String getHealthProbeName() {
         return healthProbeName;
     }
 
+    /** @param healthProbeName {@code locksmith.health-probe-name} */
     public void setHealthProbeName(String healthProbeName) {
         this.healthProbeName = healthProbeName;
     }

@@ -61,6 +61,7 @@ class LocksmithAutoConfigurationTest {
             assertThat(own[0].options().prefix()).as("[memory] @ConditionalOnMissingBean: the application's client")
                     .isEqualTo("own");
             try (LockHandle held = own[0].lock("job").acquire(Duration.ofSeconds(5))) {
+                assertThat(held.isHeld()).isTrue();
                 assertThat(context.getBean(LockActivity.class).held()).as("[memory] the activity registry hears the client")
                         .extracting(LockActivity.HeldLock::name).containsExactly("job");
             }
