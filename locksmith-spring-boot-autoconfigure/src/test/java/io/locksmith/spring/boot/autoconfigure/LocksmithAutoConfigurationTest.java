@@ -70,6 +70,20 @@ class LocksmithAutoConfigurationTest {
         });
     }
 
+    @Test
+    void thePropertiesHaveGeneratedMetadataForIdes() throws Exception {
+        String metadata;
+        try (var in = LocksmithProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("[autoconfigure] the configuration processor wrote the metadata").isNotNull();
+            metadata = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertThat(metadata).as("[autoconfigure] metadata: every property, with its description")
+                .contains("\"locksmith.uri\"", "\"locksmith.lease\"", "\"locksmith.renew\"", "\"locksmith.renew-interval\"",
+                        "\"locksmith.prefix\"", "\"locksmith.backoff-min\"", "\"locksmith.backoff-max\"",
+                        "\"locksmith.backend\"", "\"management.health.locksmith.enabled\"")
+                .contains("The backend's URI");
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class OwnClient {
         @Bean(destroyMethod = "close")
