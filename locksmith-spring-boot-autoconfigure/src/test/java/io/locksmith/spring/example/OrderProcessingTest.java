@@ -7,6 +7,7 @@ import io.locksmith.LockHandle;
 import io.locksmith.spring.LockActivity;
 import io.locksmith.spring.LockContext;
 import io.locksmith.spring.Locked;
+import io.locksmith.spring.LockedInterceptor;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,8 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -29,6 +32,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -176,6 +180,26 @@ class OrderProcessingTest {
                 .as("[jdbc/h2] @Locked + @Transactional: B, taking the lock after A, sees A's committed shipment")
                 .isFalse();
         assertThat(ordersA.shipments(7)).as("[jdbc/h2] order 7 is shipped exactly once").isEqualTo(1);
+    }
+
+    @Test
+    void theLockAdviceRunsOutsideTheTransactionAdvice() {
+        Advisor[] chain = ((Advised) a.getBean(Orders.class)).getAdvisors();
+        int lock = indexOf(chain, LockedInterceptor.class);
+        int transaction = indexOf(chain, TransactionInterceptor.class);
+        assertThat(lock).as("[spring] the @Locked advice is applied to the bean").isNotNegative();
+        assertThat(transaction).as("[spring] the @Transactional advice is applied to the bean").isNotNegative();
+        assertThat(lock).as("[spring] @Locked comes first in the chain, so it runs outside @Transactional")
+                .isLessThan(transaction);
+    }
+
+    private static int indexOf(Advisor[] chain, Class<?> advice) {
+        for (int i = 0; i < chain.length; i++) {
+            if (advice.isInstance(chain[i].getAdvice())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Test
