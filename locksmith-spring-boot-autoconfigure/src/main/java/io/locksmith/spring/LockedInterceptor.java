@@ -84,20 +84,26 @@ public final class LockedInterceptor implements MethodInterceptor {
 
     private Object run(MethodInvocation invocation, LockHandle handle, Method method) throws Throwable {
         LockActivity activity = this.activity.get();
-        activity.attach(handle);
-        String where = Methods.describe(method);
-        handle.whenLost().thenAccept(reason -> {
-            log.warn("lock '{}' (fencing token {}) was lost while {} held it: {}", handle.name(),
-                    handle.fencingToken(), where, reason);
-            events.publishEvent(new LockLostEvent(handle.name(), handle.fencingToken(), reason, where));
-        });
         Runnable release = () -> {
             activity.detach(handle);
             handle.close();
         };
-        // taken inside a transaction: whatever the method writes is committed (or rolled back) before
-        // another instance can take the lock
-        boolean afterTransaction = TRANSACTIONS && TransactionRelease.registerIfActive(release);
+        boolean afterTransaction;
+        try {
+            activity.attach(handle);
+            String where = Methods.describe(method);
+            handle.whenLost().thenAccept(reason -> {
+                log.warn("lock '{}' (fencing token {}) was lost while {} held it: {}", handle.name(),
+                        handle.fencingToken(), where, reason);
+                events.publishEvent(new LockLostEvent(handle.name(), handle.fencingToken(), reason, where));
+            });
+            // taken inside a transaction: whatever the method writes is committed (or rolled back)
+            // before another instance can take the lock
+            afterTransaction = TRANSACTIONS && TransactionRelease.registerIfActive(release);
+        } catch (RuntimeException | Error e) {
+            release.run();
+            throw e;
+        }
         LockContext.push(handle);
         try {
             return invocation.proceed();
