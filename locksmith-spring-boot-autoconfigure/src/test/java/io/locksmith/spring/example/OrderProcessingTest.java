@@ -14,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
@@ -124,11 +125,12 @@ class OrderProcessingTest {
         }
     }
 
-    private ConfigurableApplicationContext a;
-    private ConfigurableApplicationContext b;
+    // started once for the class: the tests use different orders, so different locks and rows
+    private static ConfigurableApplicationContext a;
+    private static ConfigurableApplicationContext b;
 
-    @BeforeEach
-    void startTwoInstances() {
+    @BeforeAll
+    static void startTwoInstances() {
         String db = "jdbc:h2:mem:orders-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
         new JdbcTemplate(new DriverManagerDataSource(db))
                 .execute("CREATE TABLE shipments (order_id BIGINT NOT NULL, token BIGINT NOT NULL)");
@@ -137,7 +139,12 @@ class OrderProcessingTest {
     }
 
     @AfterEach
-    void stop() {
+    void removeHooks() {
+        a.getBean(Orders.class).beforeCommit(() -> {});
+    }
+
+    @AfterAll
+    static void stop() {
         if (a != null) {
             a.close();
         }
