@@ -49,7 +49,6 @@ class OrderProcessingTest {
     /** How long instance A keeps a transaction open, lock held, while B waits for the lock. */
     private static final Duration HOLD_OPEN = Duration.ofMillis(500);
 
-    // tag::example[]
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @EnableTransactionManagement
@@ -97,7 +96,6 @@ class OrderProcessingTest {
             runBeforeCommit();
             return true;
         }
-        // end::example[]
 
         /** Writes a shipment under the lock, in the caller's transaction. */
         @Locked(name = "order:#{#orderId}", waitFor = "30s")
