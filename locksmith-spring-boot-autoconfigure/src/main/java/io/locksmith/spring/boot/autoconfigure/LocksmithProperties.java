@@ -55,6 +55,58 @@ public class LocksmithProperties {
     /** The name of the lock whose status the health indicator reads to check the backend. */
     private String healthProbeName = "locksmith-health";
 
+    /** Metrics, where lock-micrometer and a MeterRegistry are present. */
+    private final Metrics metrics = new Metrics();
+
+    /** @return the {@code locksmith.metrics.*} properties */
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** The {@code locksmith.metrics.*} properties. */
+    public static class Metrics {
+
+        /** Whether the client's locks are metered; on by default where a MeterRegistry bean exists. */
+        private boolean enabled = true;
+
+        /**
+         * Whether meters carry the lock's name as a {@code lock} tag: none (the default; names are
+         * often per-entity ids), prefix (the name up to its first ':', such as "order:"), or whole
+         * (only for a small, fixed set of names).
+         */
+        private LockNameTag lockNameTag = LockNameTag.NONE;
+
+        /** @return whether metering is on */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether metering is on */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the lock-name tag policy */
+        public LockNameTag getLockNameTag() {
+            return lockNameTag;
+        }
+
+        /** @param lockNameTag the lock-name tag policy */
+        public void setLockNameTag(LockNameTag lockNameTag) {
+            this.lockNameTag = lockNameTag;
+        }
+    }
+
+    /** How a lock's name becomes a meter tag. */
+    public enum LockNameTag {
+        /** No lock tag. */
+        NONE,
+        /** The name up to and including its first ':'. */
+        PREFIX,
+        /** The whole name. */
+        WHOLE
+    }
+
     /** @return {@code locksmith.uri}, or null if unset */
     public String getUri() {
         return uri;
