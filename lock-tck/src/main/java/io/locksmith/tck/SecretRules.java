@@ -4,8 +4,6 @@ import io.locksmith.DistributedLock;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -121,11 +119,21 @@ interface SecretRules extends Rules {
                 }
                 return value;
             } catch (RuntimeException e) {
-                StringWriter trace = new StringWriter();
-                e.printStackTrace(new PrintWriter(trace)); // every cause and suppressed exception, each message
-                add(what + " (what it threw)", trace);
+                add(what + " (what it threw)", chain(e, new StringBuilder(), new java.util.HashSet<>()));
                 return null;
             }
+        }
+
+        /** @return each exception's text, then its causes' and suppressed exceptions', one a line */
+        private static StringBuilder chain(Throwable t, StringBuilder out, java.util.Set<Throwable> seen) {
+            if (t != null && seen.add(t)) {
+                out.append(t).append('\n');
+                chain(t.getCause(), out, seen);
+                for (Throwable s : t.getSuppressed()) {
+                    chain(s, out, seen);
+                }
+            }
+            return out;
         }
 
         /** @return the last failure seen, the credentials masked */
