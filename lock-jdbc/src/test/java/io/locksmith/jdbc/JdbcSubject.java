@@ -5,10 +5,13 @@ import io.locksmith.LockOptions;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
+import io.locksmith.tck.SecretUri;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.RefusingPort;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +24,8 @@ final class JdbcSubject implements TckSubject {
     private final String sessionSetup;
     private final String variant;
     private final Map<LockClient, CuttableDataSource> sources = new ConcurrentHashMap<>();
+    private static final String SECRET = "kit-jdbc-s3cret";
+    private final RefusingPort refusing = new RefusingPort(); // the credential rule's address where nothing answers
 
     JdbcSubject(Database database) {
         // the test server runs with synchronous_commit=off, which a restart (SIGKILL) can undo the
@@ -66,9 +71,32 @@ final class JdbcSubject implements TckSubject {
     // without changing the process's clock. H2 and SQLite live inside the clients' processes:
     // there is no server to restart.
     private Fault[] lacking() {
-        return database == Database.H2 || database == Database.SQLITE
+        if (database == Database.SQLITE) { // and a file has no credentials
+            return new Fault[] {Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER, Fault.SECRET_URI};
+        }
+        return database == Database.H2
                 ? new Fault[] {Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER}
                 : new Fault[] {Fault.SKEW_WALL_CLOCK};
+    }
+
+    /**
+     * The clients' URL with a password: PostgreSQL's test server trusts every login, so it
+     * accepts any password; MariaDB's root has none, so it refuses one; H2 makes a database of its
+     * own with the password on first use. SQLite has no credentials at all.
+     */
+    @Override
+    public Optional<SecretUri> secretUri() {
+        String password = "password=" + SECRET + "&timeout=2s";
+        String down = "127.0.0.1:" + refusing.port();
+        return switch (database) {
+            case POSTGRES -> Optional.of(new SecretUri(database.url() + "&" + password, SECRET,
+                    "jdbc:postgresql://" + down + "/postgres?user=postgres&" + password));
+            case MARIADB -> Optional.of(new SecretUri(database.url() + "&" + password, SECRET,
+                    "jdbc:mariadb://" + down + "/test?user=root&" + password, false));
+            case H2 -> Optional.of(new SecretUri("jdbc:h2:mem:kit-secret;DB_CLOSE_DELAY=-1?user=sa&" + password, SECRET,
+                    "jdbc:h2:tcp://" + down + "/mem:kit-secret?user=sa&" + password));
+            case SQLITE -> Optional.empty();
+        };
     }
 
     @Override
@@ -110,5 +138,10 @@ final class JdbcSubject implements TckSubject {
                 sources.get(client).delayReplies(delay);
             }
         };
+    }
+
+    @Override
+    public void close() {
+        refusing.close();
     }
 }

@@ -35,7 +35,8 @@ final class MemorySubject implements TckSubject {
     @Override
     public Capabilities capabilities() {
         // the store keeps leases on its own clock and reads no client's wall clock: nothing to skew
-        return Capabilities.builder().nativeWakeUp(true).lacks(Fault.SKEW_WALL_CLOCK).build();
+        // memory: URIs carry no credential, so there is none to show
+        return Capabilities.builder().nativeWakeUp(true).lacks(Fault.SKEW_WALL_CLOCK, Fault.SECRET_URI).build();
     }
 
     @Override

@@ -51,10 +51,6 @@ final class RedisBackend implements LockBackend {
         this.replicaTimeoutMillis = settings.replicaTimeout().toMillis();
     }
 
-    RedisLink link() {
-        return link;
-    }
-
     @Override
     public String description() {
         return description;

@@ -190,14 +190,6 @@ final class RedisLink implements AutoCloseable {
         return cluster;
     }
 
-    /** Stops sending commands (they queue and time out) or resumes; how tests cut a client off. */
-    void stall(boolean stalled) {
-        connection.setAutoFlushCommands(!stalled);
-        if (!stalled) {
-            connection.flushCommands();
-        }
-    }
-
     @Override
     public void close() {
         try {

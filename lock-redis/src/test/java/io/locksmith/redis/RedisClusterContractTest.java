@@ -10,7 +10,9 @@ import io.locksmith.tck.Fault;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.LockContract;
 import io.locksmith.tck.TckSubject;
+import io.locksmith.testing.ProxiedSubject;
 import io.locksmith.testing.RedisClusterGroup;
+import io.locksmith.testing.StallingBackend;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.Map;
@@ -18,8 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole compatibility kit against a real Redis Cluster (three masters with replicas, shared by
- * the JVM's tests). The hooks that need a single server process or a proxy per client (restart,
- * delayed replies) are not offered here; {@link RedisContractTest} covers them on one server.
+ * the JVM's tests). A client follows the Cluster's redirects to the nodes' own addresses, so no
+ * proxy stands between it and the nodes: its connection is cut by stalling its calls. The hooks
+ * that need a single server process or a proxy per client (restart, delayed replies) and the
+ * credential rule run against one server instead ({@link RedisContractTest}).
  */
 class RedisClusterContractTest extends LockContract {
 
@@ -33,7 +37,7 @@ class RedisClusterContractTest extends LockContract {
         private final RedisClusterGroup cluster;
         private final RedisClusterClient admin;
         private final StatefulRedisClusterConnection<String, String> adminConnection;
-        private final Map<LockClient, RedisBackend> backends = new ConcurrentHashMap<>();
+        private final Map<LockClient, StallingBackend> stalls = new ConcurrentHashMap<>();
 
         ClusterSubject(RedisClusterGroup cluster) {
             this.cluster = cluster;
@@ -48,21 +52,17 @@ class RedisClusterContractTest extends LockContract {
 
         @Override
         public LockClient newClient(LockOptions options) {
-            RedisBackend[] opened = new RedisBackend[1];
-            LockClient client = LockClient.open(cluster.uri() + "?timeout=2s", options, backend -> {
-                opened[0] = (RedisBackend) backend;
-                return backend;
-            });
-            backends.put(client, opened[0]);
+            StallingBackend[] opened = new StallingBackend[1];
+            LockClient client = LockClient.open(cluster.uri() + "?timeout=2s", options,
+                    backend -> opened[0] = new StallingBackend(backend, ProxiedSubject.STALL_BOUND));
+            stalls.put(client, opened[0]);
             return client;
         }
 
         @Override
         public Capabilities capabilities() {
-            // the cluster fixture restarts no nodes and has no proxy per client: the restart and the
-            // delayed-reply rules run against the standalone server (RedisContractTest)
             return Capabilities.builder().minimumLease(Duration.ofMillis(10)).nativeWakeUp(true)
-                    .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER, Fault.DELAY_REPLIES).build();
+                    .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER, Fault.DELAY_REPLIES, Fault.SECRET_URI).build();
         }
 
         @Override
@@ -75,12 +75,12 @@ class RedisClusterContractTest extends LockContract {
 
                 @Override
                 public void cutConnection(LockClient client) {
-                    backends.get(client).link().stall(true);
+                    stalls.get(client).stall();
                 }
 
                 @Override
                 public void restoreConnection(LockClient client) {
-                    backends.get(client).link().stall(false);
+                    stalls.get(client).resume();
                 }
             };
         }

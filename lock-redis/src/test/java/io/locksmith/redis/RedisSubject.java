@@ -3,61 +3,32 @@ package io.locksmith.redis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.locksmith.LockClient;
-import io.locksmith.LockOptions;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
-import io.locksmith.tck.Faults;
-import io.locksmith.tck.TckSubject;
-import io.locksmith.testing.TcpProxy;
+import io.locksmith.tck.SecretUri;
+import io.locksmith.testing.ProxiedSubject;
 import io.locksmith.testing.TestServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Optional;
 
 /**
- * A real redis-server as the kit sees it: each client through its own {@link TcpProxy} (to delay
- * its replies), other fault hooks through an admin connection and the server process.
+ * A real redis-server as the kit sees it: each client through its own proxy (to delay its
+ * replies, and to crash it), its connection cut by stalling its calls, a lock's state removed
+ * through an admin connection, the server process restarted in place (it runs without
+ * persistence, so it comes back empty: every lock key and fence counter is gone, holders are lost
+ * at their next renewal and tokens restart at 1, as docs/backends/redis.md says).
  */
-final class RedisSubject implements TckSubject {
+final class RedisSubject extends ProxiedSubject {
 
-    private final TestServer server;
+    private static final String SECRET = "kit-redis-s3cret";
+
     private final RedisClient admin;
     private final StatefulRedisConnection<String, String> adminConnection;
-    private final Map<LockClient, Opened> clients = new ConcurrentHashMap<>();
-    private final Queue<TcpProxy> proxies = new ConcurrentLinkedQueue<>();
 
     RedisSubject(TestServer server) {
-        this.server = server;
+        super("redis", server, address -> "redis://" + address + "?timeout=2s");
         this.admin = RedisClient.create(server.uri());
         this.adminConnection = admin.connect();
-    }
-
-    @Override
-    public String name() {
-        return "redis";
-    }
-
-    /** Each client talks to the server through its own proxy, so that one client's replies can be delayed. */
-    @Override
-    public LockClient newClient(LockOptions options) {
-        TcpProxy proxy;
-        try {
-            proxy = new TcpProxy(server.host(), server.port());
-        } catch (IOException e) {
-            throw new UncheckedIOException("[redis] kit subject: cannot start a proxy for a new client", e);
-        }
-        proxies.add(proxy);
-        RedisBackend[] opened = new RedisBackend[1];
-        LockClient client = LockClient.open("redis://" + proxy.address() + "?timeout=2s", options, backend -> {
-            opened[0] = (RedisBackend) backend;
-            return backend;
-        });
-        clients.put(client, new Opened(opened[0], proxy));
-        return client;
     }
 
     @Override
@@ -71,46 +42,43 @@ final class RedisSubject implements TckSubject {
     }
 
     @Override
-    public Faults faults() {
-        return new Faults() {
-            @Override
-            public void removeLockState(String key) {
-                adminConnection.sync().del(RedisKeys.lock(key));
-            }
+    public void removeLockState(String key) {
+        adminConnection.sync().del(RedisKeys.lock(key));
+    }
 
-            @Override
-            public void cutConnection(LockClient client) {
-                clients.get(client).backend().link().stall(true);
-            }
+    /**
+     * Stalls the client's calls (they wait, then time out) instead of dropping its connection:
+     * Lettuce's reconnect back-off after a dropped connection can outlast what is left of the
+     * lease once the cut ends, which is not what the kit's cut is about.
+     */
+    @Override
+    public void cutConnection(LockClient client) {
+        stalls(client).stall();
+    }
 
-            @Override
-            public void restoreConnection(LockClient client) {
-                clients.get(client).backend().link().stall(false);
-            }
+    @Override
+    public void restoreConnection(LockClient client) {
+        stalls(client).resume();
+    }
 
-            /**
-             * Restarts the same redis-server on its port. It runs without persistence, so it comes
-             * back empty: every lock key and fence counter is gone, holders are lost at their next
-             * renewal and tokens restart at 1 (docs/backends/redis.md says when that can happen).
-             */
-            @Override
-            public void restartServer() {
-                server.restart();
-            }
-
-            @Override
-            public void delayReplies(LockClient client, Duration delay) {
-                clients.get(client).proxy().delayReplies(delay);
-            }
-        };
+    /**
+     * The test server's default user has no password, and Redis then accepts any password for it
+     * (ACL {@code nopass}): the login succeeds and the client works, with a password in its URI.
+     */
+    @Override
+    public Optional<SecretUri> secretUri() {
+        String auth = "redis://default:" + SECRET + "@";
+        return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + "?timeout=2s", SECRET,
+                auth + unreachableAddress() + "?timeout=2s"));
     }
 
     @Override
     public void close() {
-        adminConnection.close();
-        admin.shutdown();
-        proxies.forEach(TcpProxy::close);
+        try {
+            adminConnection.close();
+            admin.shutdown();
+        } finally {
+            super.close();
+        }
     }
-
-    private record Opened(RedisBackend backend, TcpProxy proxy) {}
 }

@@ -1,22 +1,15 @@
 package io.locksmith.zookeeper;
 
-import io.locksmith.LockClient;
-import io.locksmith.LockOptions;
-import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.tck.Capabilities;
 import io.locksmith.tck.Fault;
-import io.locksmith.tck.Faults;
-import io.locksmith.tck.TckSubject;
-import io.locksmith.testing.TcpProxy;
+import io.locksmith.tck.SecretUri;
+import io.locksmith.testing.ProxiedSubject;
 import io.locksmith.testing.TestServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -25,19 +18,22 @@ import org.apache.zookeeper.KeeperException;
 /**
  * A real ZooKeeper as the kit sees it: each client talks to the server through a proxy of its
  * own, so that one client can be cut off or its replies delayed; an admin client removes lock state
- * as an operator would; the server can be restarted in place.
+ * and queue entries as an operator would; the server can be restarted in place (the same server,
+ * port and data directory: sessions and nodes are kept in its transaction log).
  */
-final class ZooKeeperSubject implements TckSubject {
+final class ZooKeeperSubject extends ProxiedSubject {
 
     /** Sessions shorter than this expire by accident on two loaded cores; the server allows 1 s. */
     static final Duration TEST_LEASE = Duration.ofSeconds(2);
 
-    private final TestServer server;
+    private static final String SECRET = "kit-zookeeper-s3cret";
+    /** The chroot of the credential rule's clients: their nodes get digest ACLs, which no other client may meet. */
+    private static final String SECRET_CHROOT = "/kit-secret";
+
     private final CuratorFramework admin;
-    private final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
 
     ZooKeeperSubject(TestServer server) {
-        this.server = server;
+        super("zookeeper", server, address -> "zookeeper://" + address + "?connection-timeout=2s");
         this.admin = admin(server.host() + ":" + server.port());
     }
 
@@ -45,31 +41,6 @@ final class ZooKeeperSubject implements TckSubject {
         CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, 30_000, 10_000, new RetryOneTime(200));
         c.start();
         return c;
-    }
-
-    @Override
-    public String name() {
-        return "zookeeper";
-    }
-
-    @Override
-    public LockClient newClient(LockOptions options) {
-        TcpProxy proxy;
-        try {
-            proxy = new TcpProxy(server.host(), server.port());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        LockClient client = LockClient.open("zookeeper://" + proxy.address() + "?connection-timeout=2s", options,
-                backend -> new ForwardingLockBackend(backend) {
-                    @Override
-                    public void close() {
-                        super.close();
-                        proxy.close();
-                    }
-                });
-        proxies.put(client, proxy);
-        return client;
     }
 
     @Override
@@ -81,63 +52,57 @@ final class ZooKeeperSubject implements TckSubject {
                 .build();
     }
 
+    /**
+     * Digest credentials, which ZooKeeper accepts from anyone (they become the ACL of the nodes the
+     * client makes), under a chroot of their own so that those ACLs keep no other client out.
+     */
     @Override
-    public Faults faults() {
-        return new Faults() {
-            @Override
-            public void removeLockState(String key) {
-                try {
-                    admin.delete().deletingChildrenIfNeeded().forPath(LockPaths.lock(key));
-                } catch (KeeperException.NoNodeException e) {
-                    // nothing to remove
-                } catch (Exception e) {
-                    throw new IllegalStateException("could not remove " + LockPaths.lock(key), e);
-                }
-            }
+    public Optional<SecretUri> secretUri() {
+        try {
+            admin.create().orSetData().forPath(SECRET_CHROOT);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not create " + SECRET_CHROOT, e);
+        }
+        String auth = "zookeeper://kit:" + SECRET + "@";
+        String path = SECRET_CHROOT + "?connection-timeout=2s";
+        return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + path, SECRET,
+                auth + unreachableAddress() + path));
+    }
 
-            @Override
-            public void cutConnection(LockClient client) {
-                proxies.get(client).cut();
-            }
+    @Override
+    public void removeLockState(String key) {
+        try {
+            admin.delete().deletingChildrenIfNeeded().forPath(LockPaths.lock(key));
+        } catch (KeeperException.NoNodeException e) {
+            // nothing to remove
+        } catch (Exception e) {
+            throw new IllegalStateException("could not remove " + LockPaths.lock(key), e);
+        }
+    }
 
-            @Override
-            public void restoreConnection(LockClient client) {
-                proxies.get(client).restore();
+    /** Deletes every node of the queue but the lowest, the holder's. */
+    @Override
+    public void removeQueueEntries(String key) {
+        String lockPath = LockPaths.lock(key);
+        try {
+            List<String> queue = new ArrayList<>(admin.getChildren().forPath(lockPath));
+            queue.sort(Comparator.comparingLong(LockPaths::sequence));
+            for (String waiter : queue.subList(Math.min(1, queue.size()), queue.size())) {
+                admin.delete().forPath(lockPath + "/" + waiter);
             }
-
-            /** The same server, port and data directory: sessions and nodes are kept in its transaction log. */
-            @Override
-            public void restartServer() {
-                server.restart();
-            }
-
-            @Override
-            public void delayReplies(LockClient client, Duration delay) {
-                proxies.get(client).delayReplies(delay);
-            }
-
-            /** Deletes every node of the queue but the lowest, the holder's. */
-            @Override
-            public void removeQueueEntries(String key) {
-                String lockPath = LockPaths.lock(key);
-                try {
-                    List<String> queue = new ArrayList<>(admin.getChildren().forPath(lockPath));
-                    queue.sort(Comparator.comparingLong(LockPaths::sequence));
-                    for (String waiter : queue.subList(Math.min(1, queue.size()), queue.size())) {
-                        admin.delete().forPath(lockPath + "/" + waiter);
-                    }
-                } catch (KeeperException.NoNodeException e) {
-                    // no queue, or an entry that went meanwhile: nothing (more) to remove
-                } catch (Exception e) {
-                    throw new IllegalStateException("could not remove the waiters of " + lockPath, e);
-                }
-            }
-        };
+        } catch (KeeperException.NoNodeException e) {
+            // no queue, or an entry that went meanwhile: nothing (more) to remove
+        } catch (Exception e) {
+            throw new IllegalStateException("could not remove the waiters of " + lockPath, e);
+        }
     }
 
     @Override
     public void close() {
-        admin.close();
-        proxies.values().forEach(TcpProxy::close);
+        try {
+            admin.close();
+        } finally {
+            super.close();
+        }
     }
 }
