@@ -136,7 +136,7 @@ class JdbcBackendTest {
     }
 
     @Test
-    void credentialsAreOptions() // that they are never shown is the kit's credential rule, run on every database {
+    void credentialsAreOptions() { // that they are never shown is the kit's credential rule, run on every database
         String url = "jdbc:h2:mem:credentials;DB_CLOSE_DELAY=-1?user=sa&password=s3cret-pw";
         try (LockClient locks = LockClient.open(url)) {
             assertThat(locks.backend()).contains("H2");
