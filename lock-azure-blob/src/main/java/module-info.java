@@ -19,5 +19,6 @@ module io.locksmith.azure {
 
     exports io.locksmith.azure;
 
-    provides io.locksmith.spi.LockProvider with io.locksmith.azure.AzureBlobLockProvider;
+    provides io.locksmith.spi.LockProvider with
+            io.locksmith.azure.AzureBlobLockProvider;
 }

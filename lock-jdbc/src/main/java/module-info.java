@@ -6,5 +6,6 @@ module io.locksmith.jdbc {
 
     exports io.locksmith.jdbc;
 
-    provides io.locksmith.spi.LockProvider with io.locksmith.jdbc.JdbcLockProvider;
+    provides io.locksmith.spi.LockProvider with
+            io.locksmith.jdbc.JdbcLockProvider;
 }

@@ -4,5 +4,6 @@ module io.locksmith.memory {
 
     exports io.locksmith.memory;
 
-    provides io.locksmith.spi.LockProvider with io.locksmith.memory.MemoryLockProvider;
+    provides io.locksmith.spi.LockProvider with
+            io.locksmith.memory.MemoryLockProvider;
 }

@@ -13,5 +13,6 @@ module io.locksmith.redis {
 
     exports io.locksmith.redis;
 
-    provides io.locksmith.spi.LockProvider with io.locksmith.redis.RedisLockProvider;
+    provides io.locksmith.spi.LockProvider with
+            io.locksmith.redis.RedisLockProvider;
 }

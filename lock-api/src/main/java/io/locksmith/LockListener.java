@@ -95,8 +95,8 @@ public interface LockListener {
      * @param token the grant's fencing token if {@link Outcome#ACQUIRED}, else -1
      * @param failure the exception the caller got, or {@code null}
      */
-    record AcquisitionEnded(AcquisitionStarted started, Outcome outcome, Duration took, long token,
-            Throwable failure) {}
+    record AcquisitionEnded(
+            AcquisitionStarted started, Outcome outcome, Duration took, long token, Throwable failure) {}
 
     /**
      * A hold: a handed-out grant.

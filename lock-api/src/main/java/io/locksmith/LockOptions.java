@@ -56,8 +56,13 @@ public final class LockOptions {
 
     /** @return a builder holding these options, to change some of them */
     public Builder toBuilder() {
-        return new Builder().lease(lease).autoRenew(autoRenew).renewInterval(renewInterval)
-                .prefix(prefix).backoffMin(backoffMin).backoffMax(backoffMax);
+        return new Builder()
+                .lease(lease)
+                .autoRenew(autoRenew)
+                .renewInterval(renewInterval)
+                .prefix(prefix)
+                .backoffMin(backoffMin)
+                .backoffMax(backoffMax);
     }
 
     /** @return how long a grant lasts on the backend without renewal; default 30 s */
@@ -103,8 +108,8 @@ public final class LockOptions {
         return switch (value.toLowerCase(java.util.Locale.ROOT)) {
             case "true", "on", "yes" -> true;
             case "false", "off", "no" -> false;
-            default -> throw new IllegalArgumentException(
-                    "option '" + name + "' must be true or false, was '" + value + "'");
+            default ->
+                throw new IllegalArgumentException("option '" + name + "' must be true or false, was '" + value + "'");
         };
     }
 
@@ -220,8 +225,9 @@ public final class LockOptions {
                 case "prefix" -> prefix(value);
                 case "backoff-min" -> backoffMin(Durations.parse(name, value));
                 case "backoff-max" -> backoffMax(Durations.parse(name, value));
-                default -> throw new IllegalArgumentException(
-                        "unknown option '" + name + "'; known options: " + String.join(", ", sorted()));
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown option '" + name + "'; known options: " + String.join(", ", sorted()));
             };
         }
 

@@ -92,8 +92,9 @@ public final class LockStatus {
         return switch (state) {
             case FREE -> name + ": free";
             case UNKNOWN -> name + ": unknown (the backend cannot tell without taking the lock)";
-            case HELD -> name + ": held by " + owner + ", token " + token
-                    + (remaining == null ? "" : ", " + remaining.toMillis() + " ms left");
+            case HELD ->
+                name + ": held by " + owner + ", token " + token
+                        + (remaining == null ? "" : ", " + remaining.toMillis() + " ms left");
         };
     }
 }

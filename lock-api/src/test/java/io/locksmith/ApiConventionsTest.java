@@ -24,8 +24,12 @@ class ApiConventionsTest {
         List<String> open = new ArrayList<>();
         for (Class<?> type : publicTypes("io/locksmith", "io/locksmith/spi")) {
             int m = type.getModifiers();
-            boolean closed = type.isInterface() || type.isEnum() || type.isRecord() || type.isSealed()
-                    || Modifier.isFinal(m) || type == io.locksmith.spi.ForwardingLockBackend.class; // made to be extended
+            boolean closed = type.isInterface()
+                    || type.isEnum()
+                    || type.isRecord()
+                    || type.isSealed()
+                    || Modifier.isFinal(m)
+                    || type == io.locksmith.spi.ForwardingLockBackend.class; // made to be extended
             if (!closed) {
                 open.add(type.getName());
             }
@@ -43,7 +47,10 @@ class ApiConventionsTest {
     @Test
     void onlyTheApiAndSpiAreExported() throws IOException {
         String moduleInfo = Files.readString(MAIN.resolve("module-info.java"));
-        assertThat(moduleInfo.lines().filter(l -> l.trim().startsWith("exports")).map(String::trim))
+        assertThat(moduleInfo
+                        .lines()
+                        .filter(l -> l.trim().startsWith("exports"))
+                        .map(String::trim))
                 .containsExactly("exports io.locksmith;", "exports io.locksmith.spi;");
     }
 
@@ -51,14 +58,17 @@ class ApiConventionsTest {
     void noModuleOutsideTheCommandPrintsToTheConsole() throws IOException {
         List<String> offenders = new ArrayList<>();
         try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("src/main/java"))).toList()) {
+            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("src/main/java")))
+                    .toList()) {
                 // programs run from a terminal: the command, the benchmarks, the fault suite
-                if (Set.of("lock-cli", "lock-bench", "lock-faults").contains(module.getFileName().toString())) {
+                if (Set.of("lock-cli", "lock-bench", "lock-faults")
+                        .contains(module.getFileName().toString())) {
                     continue;
                 }
                 try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
                     // the commands (lock-cli, the kit's runner) print by design
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.toString().contains("/runner/"))
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java")
+                                    && !p.toString().contains("/runner/"))
                             .toList()) {
                         String s = Files.readString(f);
                         // writing, not capturing (the kit's credential rule reads what a rule's run printed)
@@ -102,7 +112,8 @@ class ApiConventionsTest {
         List<Path> out = new ArrayList<>();
         for (String p : packages) {
             try (Stream<Path> files = Files.list(MAIN.resolve(p))) {
-                files.filter(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java")).forEach(out::add);
+                files.filter(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java"))
+                        .forEach(out::add);
             }
         }
         return out;

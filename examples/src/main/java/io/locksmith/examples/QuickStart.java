@@ -22,11 +22,11 @@ public final class QuickStart {
         // quick-start:begin
         try (LockClient locks = LockClient.open(uri)) {
             DistributedLock lock = locks.lock("order:" + orderId);
-            try (LockHandle held = lock.acquire(Duration.ofSeconds(10))) {   // or LockTimeoutException
-                held.onLost(() -> payments.abort(orderId));                  // the lease could not be kept
-                payments.chargeIfNotCharged(orderId, held.fencingToken());   // the token travels with the write
+            try (LockHandle held = lock.acquire(Duration.ofSeconds(10))) { // or LockTimeoutException
+                held.onLost(() -> payments.abort(orderId)); // the lease could not be kept
+                payments.chargeIfNotCharged(orderId, held.fencingToken()); // the token travels with the write
             }
-            Optional<LockHandle> now = lock.tryAcquire();                    // never waits
+            Optional<LockHandle> now = lock.tryAcquire(); // never waits
             now.ifPresent(LockHandle::close);
         }
         // quick-start:end

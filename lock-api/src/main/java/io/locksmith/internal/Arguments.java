@@ -27,15 +27,15 @@ public final class Arguments {
         if (length > MAX_NAME_LENGTH) {
             int codePoints = name.codePointCount(0, length);
             if (codePoints > MAX_NAME_LENGTH) {
-                throw new IllegalArgumentException("lock name must be at most " + MAX_NAME_LENGTH
-                        + " characters, was " + codePoints + " characters starting '" + name.substring(0, 32) + "…'");
+                throw new IllegalArgumentException("lock name must be at most " + MAX_NAME_LENGTH + " characters, was "
+                        + codePoints + " characters starting '" + name.substring(0, 32) + "…'");
             }
         }
         for (int i = 0; i < length; i++) {
             char c = name.charAt(i);
             if (Character.isSurrogate(c)) {
-                boolean paired = Character.isHighSurrogate(c) && i + 1 < length
-                        && Character.isLowSurrogate(name.charAt(i + 1));
+                boolean paired =
+                        Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(name.charAt(i + 1));
                 if (!paired) {
                     throw new IllegalArgumentException(
                             "lock name holds an unpaired surrogate at index " + i + " and is not valid Unicode");

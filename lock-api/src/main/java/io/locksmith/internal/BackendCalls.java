@@ -39,8 +39,12 @@ final class BackendCalls {
         try {
             backend.abandon(request);
         } catch (RuntimeException e) {
-            log.warn("could not give up an unanswered attempt on lock '{}' on {}; if it was granted, it frees"
-                    + " itself when its lease runs out: {}", request.name(), backend.description(), e.toString());
+            log.warn(
+                    "could not give up an unanswered attempt on lock '{}' on {}; if it was granted, it frees"
+                            + " itself when its lease runs out: {}",
+                    request.name(),
+                    backend.description(),
+                    e.toString());
         }
     }
 
@@ -50,8 +54,12 @@ final class BackendCalls {
             try {
                 backend.lost(lease, reason);
             } catch (RuntimeException e) {
-                log.warn("{} could not end lock '{}' after it was lost ({}); it ends with its lease or session: {}",
-                        backend.description(), lease.name(), reason, e.toString());
+                log.warn(
+                        "{} could not end lock '{}' after it was lost ({}); it ends with its lease or session: {}",
+                        backend.description(),
+                        lease.name(),
+                        reason,
+                        e.toString());
             }
         });
     }
@@ -61,7 +69,8 @@ final class BackendCalls {
         if (lease.compareTo(backend.minimumLease()) < 0 || lease.compareTo(backend.maximumLease()) > 0) {
             throw new LockConfigurationException("a lease of " + Durations.format(lease)
                     + " is outside what " + backend.description() + " can keep ("
-                    + Durations.format(backend.minimumLease()) + " to " + Durations.format(backend.maximumLease()) + ")");
+                    + Durations.format(backend.minimumLease()) + " to " + Durations.format(backend.maximumLease())
+                    + ")");
         }
     }
 
@@ -70,8 +79,8 @@ final class BackendCalls {
         List<RenewOutcome> outcomes = backend.renew(List.of(lease));
         RenewOutcome outcome = outcomes == null || outcomes.size() != 1 ? null : outcomes.get(0);
         if (outcome == null) {
-            throw new LockBackendException(backend.description() + " answered a renewal of lock '"
-                    + lease.name() + "' with " + (outcomes == null ? "nothing" : outcomes.size() + " outcomes"));
+            throw new LockBackendException(backend.description() + " answered a renewal of lock '" + lease.name()
+                    + "' with " + (outcomes == null ? "nothing" : outcomes.size() + " outcomes"));
         }
         return outcome;
     }

@@ -1,13 +1,12 @@
 package io.locksmith.internal;
 
-import io.locksmith.spi.Redaction;
-
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockOptions;
 import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
+import io.locksmith.spi.Redaction;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -62,8 +61,8 @@ public final class ClientFactory {
      * @param decorator wraps the backend the provider opened
      * @return the client
      */
-    public static LockClient open(String uri, LockOptions base, Map<String, String> extra,
-            UnaryOperator<LockBackend> decorator) {
+    public static LockClient open(
+            String uri, LockOptions base, Map<String, String> extra, UnaryOperator<LockBackend> decorator) {
         Objects.requireNonNull(decorator, "decorator");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(base, "options");
@@ -71,18 +70,24 @@ public final class ClientFactory {
         String trimmed = uri.trim();
         Matcher m = SCHEME.matcher(trimmed);
         if (!m.matches()) {
-            throw new LockConfigurationException("malformed lock URI '" + Redaction.redact(uri)
-                    + "': it has no scheme; expected something like memory:, redis://host:6379 or jdbc:postgresql://host/db");
+            throw new LockConfigurationException(
+                    "malformed lock URI '" + Redaction.redact(uri)
+                            + "': it has no scheme; expected something like memory:, redis://host:6379 or jdbc:postgresql://host/db");
         }
         String scheme = m.group(1).toLowerCase(Locale.ROOT);
-        LockProvider provider = ProviderRegistry.load()
-                .forScheme(scheme, System.getProperty(ProviderRegistry.FORCE_PROPERTY));
+        LockProvider provider =
+                ProviderRegistry.load().forScheme(scheme, System.getProperty(ProviderRegistry.FORCE_PROPERTY));
         return open(provider, scheme, trimmed, base, extra, decorator);
     }
 
     /** Opens a client with a given provider (the part of {@link #open(String, LockOptions, Map)} after discovery). */
-    static LockClient open(LockProvider provider, String scheme, String uri, LockOptions base,
-            Map<String, String> extra, UnaryOperator<LockBackend> decorator) {
+    static LockClient open(
+            LockProvider provider,
+            String scheme,
+            String uri,
+            LockOptions base,
+            Map<String, String> extra,
+            UnaryOperator<LockBackend> decorator) {
         String redacted = Redaction.redact(uri);
         ParsedUri parsed = ParsedUri.parse(uri, redacted);
         LockOptions.Builder options = base.toBuilder();
@@ -91,8 +96,8 @@ public final class ClientFactory {
         for (Map.Entry<String, String> e : extra.entrySet()) {
             Objects.requireNonNull(e.getKey(), "option name");
             if (parsed.params().containsKey(e.getKey())) {
-                throw new LockConfigurationException("option '" + e.getKey() + "' is given both in the URI '"
-                        + redacted + "' and in the options map; give it once");
+                throw new LockConfigurationException("option '" + e.getKey() + "' is given both in the URI '" + redacted
+                        + "' and in the options map; give it once");
             }
             classify(provider, e.getKey(), e.getValue(), options, backendOptions, null, redacted);
         }
@@ -109,8 +114,14 @@ public final class ClientFactory {
         return DefaultLockClient.open(provider, scheme, location, backendOptions, lockOptions, decorator);
     }
 
-    private static void classify(LockProvider provider, String name, String value, LockOptions.Builder options,
-            Map<String, String> backendOptions, List<String> passThrough, String redacted) {
+    private static void classify(
+            LockProvider provider,
+            String name,
+            String value,
+            LockOptions.Builder options,
+            Map<String, String> backendOptions,
+            List<String> passThrough,
+            String redacted) {
         if (LockOptions.OPTION_NAMES.contains(name)) {
             try {
                 options.set(name, value);
@@ -197,8 +208,8 @@ public final class ClientFactory {
                 }
                 String name = decode(pair.substring(0, eq), redacted);
                 if (params.put(name, decode(pair.substring(eq + 1), redacted)) != null) {
-                    throw new LockConfigurationException("malformed lock URI '" + redacted + "': option '" + name
-                            + "' is given twice");
+                    throw new LockConfigurationException(
+                            "malformed lock URI '" + redacted + "': option '" + name + "' is given twice");
                 }
             }
             return new ParsedUri(rest.substring(0, q), query, params, fragment);

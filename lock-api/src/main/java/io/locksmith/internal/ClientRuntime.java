@@ -30,6 +30,7 @@ final class ClientRuntime {
     final BackendCalls calls;
     /** The backend's release signals shared among waiters, or {@code null} if it has none. */
     final SignalHub signals;
+
     final Listeners listeners = new Listeners();
     private final String ownerPrefix = ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + "-";

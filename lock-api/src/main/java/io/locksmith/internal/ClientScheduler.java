@@ -87,10 +87,12 @@ final class ClientScheduler implements BackendScheduler {
             }
             due += periodNanos;
             try {
-                next = clock.schedule(() -> {
-                    workers.run(task);
-                    next();
-                }, due - clock.nanoTime());
+                next = clock.schedule(
+                        () -> {
+                            workers.run(task);
+                            next();
+                        },
+                        due - clock.nanoTime());
             } catch (RejectedExecutionException closing) {
                 cancelled = true;
             }

@@ -1,7 +1,5 @@
 package io.locksmith.internal;
 
-import io.locksmith.spi.Durations;
-
 import io.locksmith.DistributedLock;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockException;
@@ -12,8 +10,9 @@ import io.locksmith.LockListener.Outcome;
 import io.locksmith.LockTimeoutException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
-import io.locksmith.spi.Held;
+import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -58,7 +57,8 @@ final class DefaultDistributedLock implements DistributedLock {
      * Runs an acquisition, telling the client's listeners (if any) its start, its end and the hold
      * it began.
      */
-    private DefaultLockHandle observed(Duration wait, Outcome ifNone, java.util.function.Supplier<DefaultLockHandle> how) {
+    private DefaultLockHandle observed(
+            Duration wait, Outcome ifNone, java.util.function.Supplier<DefaultLockHandle> how) {
         Listeners listeners = runtime.listeners;
         if (listeners.none()) {
             return how.get();
@@ -152,8 +152,10 @@ final class DefaultDistributedLock implements DistributedLock {
         // answer is not asked for again on a worker
         CompletableFuture<LockHandle> pending = queued
                 ? runtime.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
-                : runtime.track(new PollingAcquisition(this, request, remaining, wait, uncertain)
-                        .startAfter(uncertain ? -2 : holderLeft[0]), name);
+                : runtime.track(
+                        new PollingAcquisition(this, request, remaining, wait, uncertain)
+                                .startAfter(uncertain ? -2 : holderLeft[0]),
+                        name);
         try {
             return (DefaultLockHandle) pending.get();
         } catch (InterruptedException e) {
@@ -173,7 +175,8 @@ final class DefaultDistributedLock implements DistributedLock {
             if (e.getCause() instanceof IllegalStateException failed) {
                 throw new IllegalStateException(failed.getMessage(), failed);
             }
-            throw new LockBackendException("acquiring lock '" + name + "' failed on " + runtime.description(), e.getCause());
+            throw new LockBackendException(
+                    "acquiring lock '" + name + "' failed on " + runtime.description(), e.getCause());
         }
     }
 
@@ -195,13 +198,13 @@ final class DefaultDistributedLock implements DistributedLock {
             listeners.ended(started, start, runtime.clock.nanoTime(), null, null, e);
             throw e;
         }
-        pending.whenComplete((handle, failure) -> listeners.ended(started, start, runtime.clock.nanoTime(),
-                (DefaultLockHandle) handle, Outcome.TIMEOUT, failure));
+        pending.whenComplete((handle, failure) -> listeners.ended(
+                started, start, runtime.clock.nanoTime(), (DefaultLockHandle) handle, Outcome.TIMEOUT, failure));
         return pending;
     }
 
-    private CompletableFuture<LockHandle> startWaiting(AcquireRequest request, long waitNanos, Duration wait,
-            boolean uncertain) {
+    private CompletableFuture<LockHandle> startWaiting(
+            AcquireRequest request, long waitNanos, Duration wait, boolean uncertain) {
         if (runtime.backend.queue().isPresent() && waitNanos > 0) {
             return runtime.track(new QueuedAcquisition(this, request, waitNanos, wait, false).start(), name);
         }
@@ -223,8 +226,10 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public io.locksmith.LockStatus status() {
         runtime.ensureOpen(name);
-        return runtime.backend.inspector()
-                .map(i -> i.inspect(key).map(h -> io.locksmith.LockStatus.held(name, h.owner(), h.token(), h.remaining()))
+        return runtime.backend
+                .inspector()
+                .map(i -> i.inspect(key)
+                        .map(h -> io.locksmith.LockStatus.held(name, h.owner(), h.token(), h.remaining()))
                         .orElseGet(() -> io.locksmith.LockStatus.free(name)))
                 .orElseGet(() -> io.locksmith.LockStatus.unknown(name));
     }
@@ -276,11 +281,10 @@ final class DefaultDistributedLock implements DistributedLock {
         return null;
     }
 
-
     /** Makes a handle of a grant; if the client closed meanwhile, gives the grant back. */
     DefaultLockHandle adopt(AcquireRequest request, Grant grant, long startNanos) {
-        DefaultLockHandle handle = new DefaultLockHandle(runtime, request, grant, startNanos, autoRenew,
-                renewInterval());
+        DefaultLockHandle handle =
+                new DefaultLockHandle(runtime, request, grant, startNanos, autoRenew, renewInterval());
         runtime.register(handle);
         if (runtime.isClosed()) {
             runtime.workers.run(handle::close); // off the caller's thread, which may be a backend's I/O thread
@@ -290,7 +294,8 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     private Duration renewInterval() {
-        return runtime.options.explicitRenewInterval()
+        return runtime.options
+                .explicitRenewInterval()
                 .filter(interval -> interval.compareTo(lease) < 0)
                 .orElse(lease.dividedBy(3));
     }
@@ -303,8 +308,10 @@ final class DefaultDistributedLock implements DistributedLock {
         if (lastFailure == null) {
             return timeout(wait);
         }
-        return new LockBackendException("could not acquire lock '" + name + "' within " + Durations.format(wait) + ": "
-                + lastFailure.getMessage(), lastFailure);
+        return new LockBackendException(
+                "could not acquire lock '" + name + "' within " + Durations.format(wait) + ": "
+                        + lastFailure.getMessage(),
+                lastFailure);
     }
 
     LockTimeoutException timeout(Duration wait) {

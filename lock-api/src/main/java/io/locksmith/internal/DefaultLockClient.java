@@ -28,8 +28,11 @@ final class DefaultLockClient implements LockClient {
 
     private final ClientRuntime runtime;
 
-    private DefaultLockClient(BackendContext.Builder context, Function<BackendContext, LockBackend> backends,
-            LockOptions options, CoreClock givenClock) {
+    private DefaultLockClient(
+            BackendContext.Builder context,
+            Function<BackendContext, LockBackend> backends,
+            LockOptions options,
+            CoreClock givenClock) {
         int id = CLIENTS.incrementAndGet();
         CoreClock clock = givenClock == null ? CoreClock.system("locksmith-" + id + "-timer") : givenClock;
         ExecutorService pool = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
@@ -38,8 +41,11 @@ final class DefaultLockClient implements LockClient {
         Events events = new Events(held);
         LockBackend backend;
         try {
-            backend = backends.apply(context.lockOptions(options).events(events)
-                    .scheduler(new ClientScheduler(clock, workers, events::backend)).heldLeases(held).ticker(clock)
+            backend = backends.apply(context.lockOptions(options)
+                    .events(events)
+                    .scheduler(new ClientScheduler(clock, workers, events::backend))
+                    .heldLeases(held)
+                    .ticker(clock)
                     .build());
         } catch (RuntimeException e) {
             clock.shutdown();
@@ -57,10 +63,18 @@ final class DefaultLockClient implements LockClient {
     }
 
     /** Opens a provider's backend inside a new client, decorated as asked. */
-    static LockClient open(LockProvider provider, String scheme, String location, Map<String, String> backendOptions,
-            LockOptions options, UnaryOperator<LockBackend> decorator) {
-        return new DefaultLockClient(BackendContext.builder(scheme, location).options(backendOptions),
-                context -> decorated(provider.open(context), decorator), options, null);
+    static LockClient open(
+            LockProvider provider,
+            String scheme,
+            String location,
+            Map<String, String> backendOptions,
+            LockOptions options,
+            UnaryOperator<LockBackend> decorator) {
+        return new DefaultLockClient(
+                BackendContext.builder(scheme, location).options(backendOptions),
+                context -> decorated(provider.open(context), decorator),
+                options,
+                null);
     }
 
     private static LockBackend decorated(LockBackend backend, UnaryOperator<LockBackend> decorator) {
@@ -78,8 +92,8 @@ final class DefaultLockClient implements LockClient {
     }
 
     /** Wraps a backend in a client that runs on the given clock (the core's tests). */
-    static DefaultLockClient onClock(Function<BackendContext, LockBackend> backend, LockOptions options,
-            CoreClock clock) {
+    static DefaultLockClient onClock(
+            Function<BackendContext, LockBackend> backend, LockOptions options, CoreClock clock) {
         return new DefaultLockClient(BackendContext.builder("custom", ""), backend, options, clock);
     }
 

@@ -1,12 +1,11 @@
 package io.locksmith.internal;
 
-import io.locksmith.spi.Durations;
-
 import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockNotHeldException;
 import io.locksmith.LossReason;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.RenewOutcome;
@@ -56,7 +55,12 @@ final class DefaultLockHandle implements LockHandle {
     private List<Runnable> callbacks;
     private CompletableFuture<LossReason> lost;
 
-    DefaultLockHandle(ClientRuntime runtime, AcquireRequest request, Grant grant, long startNanos, boolean autoRenew,
+    DefaultLockHandle(
+            ClientRuntime runtime,
+            AcquireRequest request,
+            Grant grant,
+            long startNanos,
+            boolean autoRenew,
             Duration renewInterval) {
         this.runtime = runtime;
         this.name = request.name();
@@ -145,8 +149,9 @@ final class DefaultLockHandle implements LockHandle {
                 lose(LossReason.OWNERSHIP_LOST);
                 throw new LockNotHeldException(name, "the backend reports another owner or none");
             }
-            default -> throw new LockBackendException("could not extend lock '" + name + "' on " + runtime.description()
-                    + "; its current lease has " + Durations.format(remainingLease()) + " left");
+            default ->
+                throw new LockBackendException("could not extend lock '" + name + "' on " + runtime.description()
+                        + "; its current lease has " + Durations.format(remainingLease()) + " left");
         }
     }
 
@@ -168,8 +173,11 @@ final class DefaultLockHandle implements LockHandle {
         try {
             runtime.calls.release(lease(lease));
         } catch (RuntimeException e) {
-            log.warn("could not release lock '{}' on {}; it frees itself when its lease runs out: {}",
-                    name, runtime.description(), e.toString());
+            log.warn(
+                    "could not release lock '{}' on {}; it frees itself when its lease runs out: {}",
+                    name,
+                    runtime.description(),
+                    e.toString());
         }
     }
 
@@ -191,7 +199,8 @@ final class DefaultLockHandle implements LockHandle {
         log.warn("lock '{}' (token {}) on {} was lost: {}", name, token, runtime.description(), reason);
         io.locksmith.LockListener.Hold hold = announced;
         if (hold != null && !runtime.listeners.none()) {
-            io.locksmith.LockListener.HoldEnded ended = new io.locksmith.LockListener.HoldEnded(hold, heldFor(), reason);
+            io.locksmith.LockListener.HoldEnded ended =
+                    new io.locksmith.LockListener.HoldEnded(hold, heldFor(), reason);
             runtime.workers.run(() -> runtime.listeners.lost(ended)); // a loss may be seen on a timer or I/O thread
         }
         if (future != null) {
@@ -278,7 +287,7 @@ final class DefaultLockHandle implements LockHandle {
 
     @Override
     public String toString() {
-        return "LockHandle[" + name + ", token=" + token + ", " + (isHeld() ? "held" : state == RELEASED
-                ? "released" : "not held") + "]";
+        return "LockHandle[" + name + ", token=" + token + ", "
+                + (isHeld() ? "held" : state == RELEASED ? "released" : "not held") + "]";
     }
 }

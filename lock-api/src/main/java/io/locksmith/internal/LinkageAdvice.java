@@ -51,12 +51,15 @@ final class LinkageAdvice {
             detail = detail.replace('/', '.');
         }
         String what = detail == null || detail.isBlank()
-                ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + detail;
+                ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + detail;
         Throwable cause = e.getCause();
         if (cause == null || cause == e) {
             return what;
         }
         // a class whose initializer failed once throws "Could not initialize class" ever after; the cause says why
-        return detail == null || detail.isBlank() ? what + ": " + what(cause) : what + " (caused by " + what(cause) + ")";
+        return detail == null || detail.isBlank()
+                ? what + ": " + what(cause)
+                : what + " (caused by " + what(cause) + ")";
     }
 }

@@ -58,8 +58,10 @@ final class LinkageGuard implements LockProvider {
             if (linkage == null) {
                 throw e;
             }
-            throw new LockConfigurationException("the " + provider.name() + " lock provider (" + origin
-                    + ") cannot open a '" + config.scheme() + "' backend: " + LinkageAdvice.describe(linkage), e);
+            throw new LockConfigurationException(
+                    "the " + provider.name() + " lock provider (" + origin + ") cannot open a '" + config.scheme()
+                            + "' backend: " + LinkageAdvice.describe(linkage),
+                    e);
         }
     }
 

@@ -69,15 +69,24 @@ final class Listeners {
      *
      * @param started the start event, or {@code null} if nobody listened then
      */
-    void ended(AcquisitionStarted started, long startNanos, long nowNanos, DefaultLockHandle handle,
-            Outcome outcomeIfNoHandle, Throwable failure) {
+    void ended(
+            AcquisitionStarted started,
+            long startNanos,
+            long nowNanos,
+            DefaultLockHandle handle,
+            Outcome outcomeIfNoHandle,
+            Throwable failure) {
         LockListener[] ls = all;
         if (started == null || ls.length == 0) {
             return;
         }
         Outcome outcome = handle != null ? Outcome.ACQUIRED : failure != null ? outcomeOf(failure) : outcomeIfNoHandle;
-        AcquisitionEnded e = new AcquisitionEnded(started, outcome, Duration.ofNanos(Math.max(0, nowNanos - startNanos)),
-                handle == null ? -1 : handle.fencingToken(), failure);
+        AcquisitionEnded e = new AcquisitionEnded(
+                started,
+                outcome,
+                Duration.ofNanos(Math.max(0, nowNanos - startNanos)),
+                handle == null ? -1 : handle.fencingToken(),
+                failure);
         each(ls, l -> l.acquisitionEnded(e));
         if (handle != null) {
             LockListener.Hold hold = handle.announce(started.backend());
@@ -98,7 +107,8 @@ final class Listeners {
     }
 
     static Outcome outcomeOf(Throwable failure) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable t =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (t instanceof LockTimeoutException) {
             return Outcome.TIMEOUT;
         }

@@ -47,8 +47,8 @@ final class LoadFailures {
         List<String> descriptions = new ArrayList<>();
         for (Throwable error : errors) {
             StringBuilder d = new StringBuilder();
-            Optional<String> provider = named(error).or(() -> unnamed.size() == 1
-                    ? Optional.of(unnamed.get(0)) : Optional.empty());
+            Optional<String> provider =
+                    named(error).or(() -> unnamed.size() == 1 ? Optional.of(unnamed.get(0)) : Optional.empty());
             if (provider.isPresent()) {
                 d.append(provider.get());
                 String jar = declared.get(provider.get());
@@ -60,10 +60,12 @@ final class LoadFailures {
             } else {
                 d.append("a provider");
             }
-            Throwable cause = error instanceof ServiceConfigurationError && error.getCause() != null
-                    ? error.getCause() : error;
-            d.append(": ").append(LinkageAdvice.find(cause).map(LinkageAdvice::describe)
-                    .orElseGet(() -> LinkageAdvice.what(cause)));
+            Throwable cause =
+                    error instanceof ServiceConfigurationError && error.getCause() != null ? error.getCause() : error;
+            d.append(": ")
+                    .append(LinkageAdvice.find(cause)
+                            .map(LinkageAdvice::describe)
+                            .orElseGet(() -> LinkageAdvice.what(cause)));
             descriptions.add(d.toString());
         }
         return descriptions;
@@ -77,7 +79,8 @@ final class LoadFailures {
         try {
             CodeSource source = type.getProtectionDomain().getCodeSource();
             return source == null || source.getLocation() == null
-                    ? Optional.empty() : Optional.of(lastSegment(source.getLocation().getPath()));
+                    ? Optional.empty()
+                    : Optional.of(lastSegment(source.getLocation().getPath()));
         } catch (SecurityException e) {
             return Optional.empty();
         }
@@ -98,11 +101,15 @@ final class LoadFailures {
             for (URL url : Collections.list(loader.getResources(SERVICES))) {
                 String path = url.getPath();
                 int bang = path.indexOf("!/");
-                String jar = lastSegment(bang >= 0 ? path.substring(0, bang)
-                        : path.substring(0, Math.max(0, path.length() - SERVICES.length() - 1)));
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(url.openStream(),
-                        StandardCharsets.UTF_8))) {
-                    in.lines().map(line -> line.replaceAll("#.*", "").trim()).filter(line -> !line.isEmpty())
+                String jar = lastSegment(
+                        bang >= 0
+                                ? path.substring(0, bang)
+                                : path.substring(0, Math.max(0, path.length() - SERVICES.length() - 1)));
+                try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(url.openStream(), StandardCharsets.UTF_8))) {
+                    in.lines()
+                            .map(line -> line.replaceAll("#.*", "").trim())
+                            .filter(line -> !line.isEmpty())
                             .forEach(name -> declared.putIfAbsent(name, jar));
                 }
             }

@@ -3,11 +3,11 @@ package io.locksmith.internal;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import io.locksmith.spi.ReleaseSignals;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import io.locksmith.spi.BackendScheduler.Scheduled;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +23,7 @@ final class PollingAcquisition implements Runnable {
 
     /** With release signals, a waiter still retries at least every 10 s or ten maximum back-offs. */
     private static final long SIGNALLED_SLEEP_CAP_BACKOFFS = 10;
+
     private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final DefaultDistributedLock lock;
@@ -43,8 +44,8 @@ final class PollingAcquisition implements Runnable {
     private boolean signalsRefused; // the backend refused to subscribe: back off instead
     private long holderLeft = -1; // the holder's remaining lease from the last attempt, if the backend said
 
-    PollingAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
-            boolean uncertain) {
+    PollingAcquisition(
+            DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait, boolean uncertain) {
         this.lock = lock;
         this.runtime = lock.runtime();
         this.uncertain = uncertain;
@@ -85,8 +86,8 @@ final class PollingAcquisition implements Runnable {
     private void arm() {
         result.whenComplete((handle, failure) -> stop(handle == null));
         synchronized (this) {
-            expiry = runtime.clock.schedule(() -> runtime.workers.run(this::expire),
-                    deadline - runtime.clock.nanoTime());
+            expiry = runtime.clock.schedule(
+                    () -> runtime.workers.run(this::expire), deadline - runtime.clock.nanoTime());
         }
     }
 
@@ -187,13 +188,15 @@ final class PollingAcquisition implements Runnable {
      * it backs off, but never past the holder's lease.
      */
     private long pause() {
-        long jitter = ThreadLocalRandom.current().nextLong(runtime.options.backoffMin().toNanos() + 1);
+        long jitter = ThreadLocalRandom.current()
+                .nextLong(runtime.options.backoffMin().toNanos() + 1);
         if (holderLeft < 0) {
             return backoff.nextNanos();
         }
         if (subscription != null && subscription.live()) {
             // the signal wakes it sooner; the cap bounds what a lost signal can cost
-            long cap = Math.max(SIGNALLED_SLEEP_CAP_NANOS,
+            long cap = Math.max(
+                    SIGNALLED_SLEEP_CAP_NANOS,
                     SIGNALLED_SLEEP_CAP_BACKOFFS * runtime.options.backoffMax().toNanos());
             return Math.min(holderLeft, cap) + jitter;
         }

@@ -29,11 +29,16 @@ final class ProviderRegistry {
 
     private static final Map<String, String> ARTIFACTS = Map.ofEntries(
             Map.entry("memory", "lock-memory"),
-            Map.entry("redis", "lock-redis"), Map.entry("rediss", "lock-redis"),
-            Map.entry("redis-sentinel", "lock-redis"), Map.entry("redis-cluster", "lock-redis"),
-            Map.entry("etcd", "lock-etcd"), Map.entry("etcds", "lock-etcd"),
-            Map.entry("zookeeper", "lock-zookeeper"), Map.entry("zk", "lock-zookeeper"),
-            Map.entry("azblob", "lock-azure-blob"), Map.entry("jdbc", "lock-jdbc"));
+            Map.entry("redis", "lock-redis"),
+            Map.entry("rediss", "lock-redis"),
+            Map.entry("redis-sentinel", "lock-redis"),
+            Map.entry("redis-cluster", "lock-redis"),
+            Map.entry("etcd", "lock-etcd"),
+            Map.entry("etcds", "lock-etcd"),
+            Map.entry("zookeeper", "lock-zookeeper"),
+            Map.entry("zk", "lock-zookeeper"),
+            Map.entry("azblob", "lock-azure-blob"),
+            Map.entry("jdbc", "lock-jdbc"));
 
     private final List<LockProvider> providers;
     private final List<String> failures;
@@ -51,7 +56,8 @@ final class ProviderRegistry {
         }
         List<LockProvider> found = new ArrayList<>();
         List<Throwable> errors = new ArrayList<>();
-        Iterator<LockProvider> it = ServiceLoader.load(LockProvider.class, loader).iterator();
+        Iterator<LockProvider> it =
+                ServiceLoader.load(LockProvider.class, loader).iterator();
         while (true) {
             try {
                 if (!it.hasNext()) {
@@ -81,7 +87,8 @@ final class ProviderRegistry {
      * @throws LockConfigurationException if none or several claim it, or the forced one is missing
      */
     LockProvider forScheme(String scheme, String forced) {
-        List<LockProvider> candidates = providers.stream().filter(p -> p.schemes().contains(scheme)).toList();
+        List<LockProvider> candidates =
+                providers.stream().filter(p -> p.schemes().contains(scheme)).toList();
         if (forced != null && !forced.isBlank()) {
             return forcedProvider(scheme, forced.trim());
         }
@@ -103,8 +110,8 @@ final class ProviderRegistry {
                 .orElseThrow(() -> new LockConfigurationException("the lock provider '" + forced + "' forced by -D"
                         + FORCE_PROPERTY + " is not on the class path; providers found: " + found()));
         if (!p.schemes().contains(scheme)) {
-            throw new LockConfigurationException("the lock provider " + describe(p) + " forced by -D"
-                    + FORCE_PROPERTY + " does not open the scheme '" + scheme + "'");
+            throw new LockConfigurationException("the lock provider " + describe(p) + " forced by -D" + FORCE_PROPERTY
+                    + " does not open the scheme '" + scheme + "'");
         }
         return guarded(p, scheme);
     }
@@ -115,12 +122,15 @@ final class ProviderRegistry {
         if (artifact != null && p.getClass().getName().startsWith("io.locksmith.")) {
             origin.append(", module io.locksmith:").append(artifact);
         }
-        LoadFailures.jarOf(p.getClass()).ifPresent(jar -> origin.append(", from ").append(jar));
+        LoadFailures.jarOf(p.getClass())
+                .ifPresent(jar -> origin.append(", from ").append(jar));
         return new LinkageGuard(p, origin.toString());
     }
 
     private String noProviderMessage(String scheme) {
-        StringBuilder m = new StringBuilder("no lock provider for the scheme '").append(scheme).append("'; ");
+        StringBuilder m = new StringBuilder("no lock provider for the scheme '")
+                .append(scheme)
+                .append("'; ");
         m.append("providers found: ").append(found());
         if (!failures.isEmpty()) {
             m.append("; providers that failed to load: ").append(String.join("; ", failures));
@@ -132,7 +142,9 @@ final class ProviderRegistry {
         if (artifact != null) {
             m.append(" add the artifact io.locksmith:").append(artifact).append(" to the class path");
         } else {
-            m.append(" add the artifact of a provider that opens '").append(scheme).append(":' URIs");
+            m.append(" add the artifact of a provider that opens '")
+                    .append(scheme)
+                    .append(":' URIs");
         }
         return m.append(" (see docs/providers.md)").toString();
     }

@@ -3,6 +3,7 @@ package io.locksmith.internal;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.QueuedAcquirer;
@@ -10,8 +11,6 @@ import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import io.locksmith.spi.BackendScheduler.Scheduled;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Waits for a lock in the backend's own queue. The deadline, cancellation and a grant that races
@@ -42,8 +41,8 @@ final class QueuedAcquisition {
     // future completes on a worker, never on the backend's I/O thread
     private final boolean callerWaits;
 
-    QueuedAcquisition(DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait,
-            boolean callerWaits) {
+    QueuedAcquisition(
+            DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait, boolean callerWaits) {
         this.lock = lock;
         this.runtime = lock.runtime();
         this.callerWaits = callerWaits;
@@ -56,8 +55,8 @@ final class QueuedAcquisition {
     CompletableFuture<LockHandle> start() {
         result.whenComplete((handle, failure) -> stop(handle == null));
         try {
-            expiry = runtime.clock.schedule(() -> runtime.workers.run(this::expire),
-                    deadline - runtime.clock.nanoTime());
+            expiry = runtime.clock.schedule(
+                    () -> runtime.workers.run(this::expire), deadline - runtime.clock.nanoTime());
             runtime.held.expect(request.owner());
             if (callerWaits) {
                 enqueue();
@@ -97,12 +96,13 @@ final class QueuedAcquisition {
         long arrived = runtime.clock.nanoTime();
         if (failure != null) {
             Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+                    ? failure.getCause()
+                    : failure;
             if (cause instanceof LockBackendException e) {
                 failedTicket(t, e);
             } else {
-                result.completeExceptionally(new LockBackendException("waiting for lock '" + lock.name() + "' failed on "
-                        + runtime.description(), cause));
+                result.completeExceptionally(new LockBackendException(
+                        "waiting for lock '" + lock.name() + "' failed on " + runtime.description(), cause));
             }
             return;
         }
@@ -167,8 +167,10 @@ final class QueuedAcquisition {
             }
             if (outcome != RenewOutcome.RENEWED) {
                 release(grant);
-                failedTicket(t, new LockBackendException("the grant of lock '" + lock.name() + "' on "
-                        + runtime.description() + " could not be confirmed (" + outcome + ")"));
+                failedTicket(
+                        t,
+                        new LockBackendException("the grant of lock '" + lock.name() + "' on " + runtime.description()
+                                + " could not be confirmed (" + outcome + ")"));
                 return;
             }
         }

@@ -107,8 +107,11 @@ final class Renewal {
             failing = false;
         } catch (RuntimeException | Error e) {
             if (!failing) {
-                log.warn("renewing {} lock(s) on {} failed; retrying while their leases last: {}",
-                        due.size(), backend.description(), e.toString());
+                log.warn(
+                        "renewing {} lock(s) on {} failed; retrying while their leases last: {}",
+                        due.size(),
+                        backend.description(),
+                        e.toString());
             }
             failing = true;
             outcomes = Collections.nCopies(due.size(), RenewOutcome.FAILED);
@@ -137,8 +140,13 @@ final class Renewal {
                 notOwned++;
             }
         }
-        listeners.renewed(new io.locksmith.LockListener.Renewal(backend.description(), outcomes.size(), renewed, notOwned,
-                outcomes.size() - renewed - notOwned, java.time.Duration.ofNanos(Math.max(0, tookNanos))));
+        listeners.renewed(new io.locksmith.LockListener.Renewal(
+                backend.description(),
+                outcomes.size(),
+                renewed,
+                notOwned,
+                outcomes.size() - renewed - notOwned,
+                java.time.Duration.ofNanos(Math.max(0, tookNanos))));
     }
 
     /** A provider's answer with one outcome per lease, or every lease failed (and said once). */
@@ -148,8 +156,12 @@ final class Renewal {
         }
         if (!malformedReported) {
             malformedReported = true;
-            log.error("{} answered a renewal of {} lock(s) with {} outcome(s); counting them all as failed"
-                    + " (a provider bug)", backend.description(), expected, outcomes == null ? "no" : outcomes.size());
+            log.error(
+                    "{} answered a renewal of {} lock(s) with {} outcome(s); counting them all as failed"
+                            + " (a provider bug)",
+                    backend.description(),
+                    expected,
+                    outcomes == null ? "no" : outcomes.size());
         }
         return Collections.nCopies(expected, RenewOutcome.FAILED);
     }

@@ -90,8 +90,12 @@ public final class AcquireRequest {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof AcquireRequest r && r.key.equals(key) && r.name.equals(name) && r.owner.equals(owner)
-                && r.lease.equals(lease) && r.hold.equals(hold);
+        return o instanceof AcquireRequest r
+                && r.key.equals(key)
+                && r.name.equals(name)
+                && r.owner.equals(owner)
+                && r.lease.equals(lease)
+                && r.hold.equals(hold);
     }
 
     @Override

@@ -48,8 +48,14 @@ public final class BackendAddress {
     private final String query;
     private final String fragment;
 
-    private BackendAddress(String scheme, String user, Secret password, List<HostPort> hosts, String path,
-            String query, String fragment) {
+    private BackendAddress(
+            String scheme,
+            String user,
+            Secret password,
+            List<HostPort> hosts,
+            String path,
+            String query,
+            String fragment) {
         this.scheme = scheme;
         this.user = user;
         this.password = password;

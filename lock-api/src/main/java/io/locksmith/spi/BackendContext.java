@@ -193,8 +193,8 @@ public final class BackendContext {
      */
     public LockConfigurationException invalid(String name, String value, String expected) {
         String shown = Redaction.isSecret(name) ? Redaction.MASK : value;
-        return new LockConfigurationException("option '" + name + "' of " + redactedLocation() + " must be "
-                + expected + ", was '" + shown + "'");
+        return new LockConfigurationException(
+                "option '" + name + "' of " + redactedLocation() + " must be " + expected + ", was '" + shown + "'");
     }
 
     /** @return the client-wide options: lease, renewal, prefix, back-off */

@@ -42,8 +42,8 @@ public final class Durations {
                 // fall through to the message below
             }
         }
-        throw new IllegalArgumentException("option '" + option + "' must be a duration such as 500ms, 30s, 5m"
-                + " or PT30S, was '" + text + "'");
+        throw new IllegalArgumentException(
+                "option '" + option + "' must be a duration such as 500ms, 30s, 5m" + " or PT30S, was '" + text + "'");
     }
 
     /**

@@ -83,7 +83,9 @@ public final class HeldLease {
     public <T> T attachment(Class<T> type) {
         if (!type.isInstance(attachment)) {
             throw new IllegalStateException("the grant of lock '" + name() + "' carries "
-                    + (attachment == null ? "no attachment" : "a " + attachment.getClass().getName())
+                    + (attachment == null
+                            ? "no attachment"
+                            : "a " + attachment.getClass().getName())
                     + ", not a " + type.getName());
         }
         return type.cast(attachment);
@@ -91,7 +93,10 @@ public final class HeldLease {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof HeldLease h && h.request.equals(request) && h.token == token && h.lease.equals(lease)
+        return o instanceof HeldLease h
+                && h.request.equals(request)
+                && h.token == token
+                && h.lease.equals(lease)
                 && Objects.equals(h.attachment, attachment);
     }
 

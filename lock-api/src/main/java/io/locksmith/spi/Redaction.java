@@ -18,9 +18,26 @@ public final class Redaction {
     /** What a masked value is replaced with. */
     public static final String MASK = "****";
 
-    private static final Set<String> SECRET_NAMES = Set.of("password", "passwd", "pwd", "pass", "secret",
-            "token", "accountkey", "sharedaccesssignature", "sig", "sas", "apikey", "api_key", "api-key",
-            "access_token", "client_secret", "credential", "credentials", "auth", "key");
+    private static final Set<String> SECRET_NAMES = Set.of(
+            "password",
+            "passwd",
+            "pwd",
+            "pass",
+            "secret",
+            "token",
+            "accountkey",
+            "sharedaccesssignature",
+            "sig",
+            "sas",
+            "apikey",
+            "api_key",
+            "api-key",
+            "access_token",
+            "client_secret",
+            "credential",
+            "credentials",
+            "auth",
+            "key");
 
     private static final Pattern PARAM = Pattern.compile("(^|[?&;])([^=&;?#]+)=([^&;#]*)");
 
@@ -63,7 +80,10 @@ public final class Redaction {
     public static boolean isSecret(String name) {
         // "password1".."password3" (MySQL Connector/J's multi-factor passwords) and the like
         String n = name.trim().toLowerCase(Locale.ROOT).replaceFirst("[0-9]+$", "");
-        return SECRET_NAMES.contains(n) || n.endsWith("password") || n.endsWith("secret") || n.endsWith("token")
+        return SECRET_NAMES.contains(n)
+                || n.endsWith("password")
+                || n.endsWith("secret")
+                || n.endsWith("token")
                 || n.endsWith("key");
     }
 

@@ -25,7 +25,8 @@ class ConfigurationTest {
                 .hasMessageContaining("scripted")
                 .hasMessageContaining("failed to load");
         assertThatThrownBy(() -> LockClient.open("redis://localhost:6379"))
-                .hasMessageContaining("'redis'").hasMessageContaining("io.locksmith:lock-redis");
+                .hasMessageContaining("'redis'")
+                .hasMessageContaining("io.locksmith:lock-redis");
     }
 
     @Test
@@ -39,7 +40,8 @@ class ConfigurationTest {
     void twoProvidersForOneSchemeIsAnErrorNamingBoth() {
         assertThatThrownBy(() -> LockClient.open("dup:"))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("dup-one").hasMessageContaining("dup-two")
+                .hasMessageContaining("dup-one")
+                .hasMessageContaining("dup-two")
                 .hasMessageContaining(ProviderRegistry.FORCE_PROPERTY);
     }
 
@@ -53,7 +55,9 @@ class ConfigurationTest {
         }
         System.setProperty(ProviderRegistry.FORCE_PROPERTY, "nope");
         try {
-            assertThatThrownBy(() -> LockClient.open("dup:")).hasMessageContaining("'nope'").hasMessageContaining("dup-one");
+            assertThatThrownBy(() -> LockClient.open("dup:"))
+                    .hasMessageContaining("'nope'")
+                    .hasMessageContaining("dup-one");
         } finally {
             System.clearProperty(ProviderRegistry.FORCE_PROPERTY);
         }
@@ -79,18 +83,23 @@ class ConfigurationTest {
             assertThat(c.options().lease()).isEqualTo(Duration.ofSeconds(5));
             assertThat(TestProviders.Scripted.LAST.get().options()).containsEntry("pool-size", "4");
         }
-        try (LockClient c = LockClient.open("test:?renew=false", LockOptions.builder().lease(Duration.ofSeconds(7)).build())) {
+        try (LockClient c = LockClient.open(
+                "test:?renew=false",
+                LockOptions.builder().lease(Duration.ofSeconds(7)).build())) {
             assertThat(c.options().lease()).isEqualTo(Duration.ofSeconds(7));
             assertThat(c.options().autoRenew()).isFalse();
         }
         assertThatThrownBy(() -> LockClient.open("test:?lease=5s", Map.of("lease", "6s")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'lease'").hasMessageContaining("both");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'lease'")
+                .hasMessageContaining("both");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "   ", "localhost:6379", "no scheme", "1abc:x", "//host"})
     void malformedUrisAreRejected(String uri) {
-        assertThatThrownBy(() -> LockClient.open(uri)).isInstanceOf(LockConfigurationException.class)
+        assertThatThrownBy(() -> LockClient.open(uri))
+                .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining("URI");
     }
 
@@ -98,16 +107,22 @@ class ConfigurationTest {
     void badOptionsAreRejectedWithTheNameAndTheValue() {
         assertThatThrownBy(() -> LockClient.open("test:?leese=10s"))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("'leese'").hasMessageContaining("lease").hasMessageContaining("pool-size");
-        assertThatThrownBy(() -> LockClient.open("test:?lease=ten")).hasMessageContaining("'lease'").hasMessageContaining("'ten'");
+                .hasMessageContaining("'leese'")
+                .hasMessageContaining("lease")
+                .hasMessageContaining("pool-size");
+        assertThatThrownBy(() -> LockClient.open("test:?lease=ten"))
+                .hasMessageContaining("'lease'")
+                .hasMessageContaining("'ten'");
         assertThatThrownBy(() -> LockClient.open("test:?lease=0s")).hasMessageContaining("lease must be positive");
         assertThatThrownBy(() -> LockClient.open("test:?lease=-5s")).isInstanceOf(LockConfigurationException.class);
         assertThatThrownBy(() -> LockClient.open("test:?renew=maybe")).hasMessageContaining("'maybe'");
-        assertThatThrownBy(() -> LockClient.open("test:?lease=1s&renew-interval=2s")).hasMessageContaining("shorter than the lease");
+        assertThatThrownBy(() -> LockClient.open("test:?lease=1s&renew-interval=2s"))
+                .hasMessageContaining("shorter than the lease");
         assertThatThrownBy(() -> LockClient.open("test:?lease=1s&lease=2s")).hasMessageContaining("twice");
         assertThatThrownBy(() -> LockClient.open("test:?lease")).hasMessageContaining("name=value");
         assertThatThrownBy(() -> LockClient.open("test:?prefix=a:b")).hasMessageContaining("prefix");
-        assertThatThrownBy(() -> LockClient.open("test:?backoff-min=2s&backoff-max=1s")).hasMessageContaining("backoff-max");
+        assertThatThrownBy(() -> LockClient.open("test:?backoff-min=2s&backoff-max=1s"))
+                .hasMessageContaining("backoff-max");
         assertThatThrownBy(() -> LockClient.open("test:", Map.of("bogus", "1"))).hasMessageContaining("'bogus'");
     }
 
@@ -115,14 +130,17 @@ class ConfigurationTest {
     void credentialsNeverAppearInMessagesOrToString() {
         String secret = "s3cr3t-pw";
         assertThatThrownBy(() -> LockClient.open("test://app:" + secret + "@host/x?password=" + secret + "&leese=1"))
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret).contains("app:****@host"));
+                .satisfies(
+                        e -> assertThat(e.getMessage()).doesNotContain(secret).contains("app:****@host"));
         assertThatThrownBy(() -> LockClient.open("redis://" + secret + "@host:6379"))
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
         assertThatThrownBy(() -> LockClient.open("nosuch://u:" + secret + "@h?token=" + secret))
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
         try (LockClient c = LockClient.open("test://h", Map.of("password", secret, "user", "app"))) {
             assertThat(c.toString()).doesNotContain(secret);
-            assertThat(TestProviders.Scripted.LAST.get().toString()).doesNotContain(secret).contains("user=app");
+            assertThat(TestProviders.Scripted.LAST.get().toString())
+                    .doesNotContain(secret)
+                    .contains("user=app");
         }
     }
 
@@ -135,8 +153,10 @@ class ConfigurationTest {
             System.clearProperty(ClientFactory.URI_PROPERTY);
         }
         if (System.getenv(ClientFactory.URI_VARIABLE) == null) {
-            assertThatThrownBy(LockClient::fromEnvironment).isInstanceOf(LockConfigurationException.class)
-                    .hasMessageContaining("locksmith.uri").hasMessageContaining("LOCKSMITH_URI");
+            assertThatThrownBy(LockClient::fromEnvironment)
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("locksmith.uri")
+                    .hasMessageContaining("LOCKSMITH_URI");
         }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.locksmith.LockBackendException;
-import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
@@ -38,22 +37,29 @@ class CoreFaultsTest {
     private final AtomicReference<BackendEvents> events = new AtomicReference<>();
     private ManualClock clock;
     private DefaultLockClient client = open(LockOptions.builder()
-            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+            .backoffMin(Duration.ofMillis(5))
+            .backoffMax(Duration.ofMillis(20))
+            .build());
 
     /** Opens a client on a clock of its own (closing a client stops its clock). */
     private DefaultLockClient open(LockOptions options) {
         clock = new ManualClock();
-        return DefaultLockClient.onClock(context -> {
-            events.set(context.events());
-            return backend.attach(context);
-        }, options, clock);
+        return DefaultLockClient.onClock(
+                context -> {
+                    events.set(context.events());
+                    return backend.attach(context);
+                },
+                options,
+                clock);
     }
 
     /** Moves the clock by {@code total} in steps, letting the work that falls due run after each. */
     private void pass(Duration total, Duration step) {
         for (long t = 0; t < total.toNanos(); t += step.toNanos()) {
             clock.advance(step);
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(client::workersIdle);
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(client::workersIdle);
         }
     }
 
@@ -95,10 +101,16 @@ class CoreFaultsTest {
         assertThat(timed.get(10, TimeUnit.SECONDS)).isInstanceOf(LockBackendException.class);
         backend.failing = false;
         CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(lock::tryLock);
-        assertThat(other.get(10, TimeUnit.SECONDS)).as("another thread must not be locked out after an error").isTrue();
-        assertThat(backend.owners).as("a true tryLock() holds the distributed lock").containsKey("a");
+        assertThat(other.get(10, TimeUnit.SECONDS))
+                .as("another thread must not be locked out after an error")
+                .isTrue();
+        assertThat(backend.owners)
+                .as("a true tryLock() holds the distributed lock")
+                .containsKey("a");
         backend.owners.clear();
-        assertThat(lock.tryLock()).as("this thread: the other thread holds the local lock").isFalse();
+        assertThat(lock.tryLock())
+                .as("this thread: the other thread holds the local lock")
+                .isFalse();
     }
 
     @Test
@@ -108,7 +120,9 @@ class CoreFaultsTest {
         assertThatThrownBy(lock::tryLock).isInstanceOf(LockBackendException.class);
         backend.failing = false;
         assertThat(lock.tryLock()).isTrue();
-        assertThat(backend.owners).as("tryLock() true after an error must hold the distributed lock").containsKey("a");
+        assertThat(backend.owners)
+                .as("tryLock() true after an error must hold the distributed lock")
+                .containsKey("a");
         lock.unlock();
         assertThat(backend.owners).doesNotContainKey("a");
     }
@@ -129,10 +143,16 @@ class CoreFaultsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 3 && clock.pending() >= 4);
         client.close();
         Throwable fromBlocking = blocking.get(10, TimeUnit.SECONDS);
-        assertThat(fromBlocking).as("acquire() must end when the client closes").isNotNull()
-                .hasMessageContaining("'a'").hasMessageContaining("closed");
-        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS)).as("acquireAsync() must end when the client closes")
-                .isInstanceOf(ExecutionException.class).hasMessageContaining("'a'").hasMessageContaining("closed");
+        assertThat(fromBlocking)
+                .as("acquire() must end when the client closes")
+                .isNotNull()
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS))
+                .as("acquireAsync() must end when the client closes")
+                .isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("closed");
         assertThat(holder.isHeld()).isFalse();
     }
 
@@ -143,8 +163,10 @@ class CoreFaultsTest {
         CompletableFuture<LockHandle> async = client.lock("a").acquireAsync(Duration.ofSeconds(60));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
         client.close();
-        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .hasMessageContaining("'a'").hasMessageContaining("closed");
+        assertThatThrownBy(() -> async.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("closed");
         assertThat(backend.cancelled).as("the ticket leaves the queue").hasValue(1);
         holder.close();
     }
@@ -155,11 +177,16 @@ class CoreFaultsTest {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.waiting.size() == 1);
-        backend.waiting.values().iterator().next()
+        backend.waiting
+                .values()
+                .iterator()
+                .next()
                 .completeExceptionally(new LockBackendException("test://backend: the queue entry's put timed out"));
         pass(Duration.ofMillis(50), Duration.ofMillis(5)); // the back-off before enqueueing again
-        await("the core enqueues again after a failed ticket").atMost(Duration.ofSeconds(10))
-                .until(() -> backend.enqueueCalls.get() >= 2 && backend.waiting.size() == 1
+        await("the core enqueues again after a failed ticket")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> backend.enqueueCalls.get() >= 2
+                        && backend.waiting.size() == 1
                         && !backend.waiting.values().iterator().next().isDone());
         assertThat(waiter).isNotDone();
         holder.close();
@@ -169,7 +196,10 @@ class CoreFaultsTest {
 
     @Test
     void aQueuedGrantCountsItsDeadlineFromItsConfirmationNotItsArrival() throws Exception {
-        reopen(LockOptions.builder().lease(Duration.ofSeconds(10)).autoRenew(false).build());
+        reopen(LockOptions.builder()
+                .lease(Duration.ofSeconds(10))
+                .autoRenew(false)
+                .build());
         backend.queued = true;
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
@@ -178,13 +208,18 @@ class CoreFaultsTest {
         long confirmed = clock.nanoTime() - TimeUnit.SECONDS.toNanos(8);
         backend.grantNext("a", g -> g.confirmedAt(confirmed));
         LockHandle next = waiter.get(10, TimeUnit.SECONDS);
-        assertThat(next.remainingLease()).as("a lease confirmed 8 s ago has 2 s left").isEqualTo(Duration.ofSeconds(2));
+        assertThat(next.remainingLease())
+                .as("a lease confirmed 8 s ago has 2 s left")
+                .isEqualTo(Duration.ofSeconds(2));
         holder.close();
     }
 
     @Test
     void aQueuedGrantWithoutConfirmationIsRenewedBeforeItIsHandedOut() throws Exception {
-        reopen(LockOptions.builder().lease(Duration.ofSeconds(10)).autoRenew(false).build());
+        reopen(LockOptions.builder()
+                .lease(Duration.ofSeconds(10))
+                .autoRenew(false)
+                .build());
         backend.queued = true;
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(60));
@@ -193,7 +228,9 @@ class CoreFaultsTest {
         int renewsBefore = backend.renewCalls.get();
         backend.grantNext("a");
         LockHandle next = waiter.get(10, TimeUnit.SECONDS);
-        assertThat(backend.renewCalls.get()).as("an unconfirmed queued grant is renewed once").isEqualTo(renewsBefore + 1);
+        assertThat(backend.renewCalls.get())
+                .as("an unconfirmed queued grant is renewed once")
+                .isEqualTo(renewsBefore + 1);
         assertThat(next.isHeld()).isTrue();
         holder.close();
     }
@@ -202,7 +239,9 @@ class CoreFaultsTest {
     void aLossReportedBeforeTheGrantIsHandedOutIsNotDropped() {
         backend.afterTake = request -> events.get().lost(request.key(), request.owner(), LossReason.OWNERSHIP_LOST);
         LockHandle h = client.lock("a").tryAcquire().orElse(null);
-        assertThat(h == null || !h.isHeld()).as("a grant whose loss the backend reported first must not be held").isTrue();
+        assertThat(h == null || !h.isHeld())
+                .as("a grant whose loss the backend reported first must not be held")
+                .isTrue();
         if (h != null) {
             assertThat(h.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
         }
@@ -273,13 +312,17 @@ class CoreFaultsTest {
         };
         clock.advance(Duration.ofMillis(299)); // just before the first tick, a third of the lease in
         CompletableFuture<Void> extend = CompletableFuture.runAsync(() -> h.extend(Duration.ofSeconds(30)));
-        assertThat(extendSent.await(10, TimeUnit.SECONDS)).as("the extend is sent").isTrue();
+        assertThat(extendSent.await(10, TimeUnit.SECONDS))
+                .as("the extend is sent")
+                .isTrue();
         clock.advance(Duration.ofMillis(1)); // the tick falls due while the extend is in flight
-        assertThat(tickSent.await(10, TimeUnit.SECONDS)).as("the renewal tick ran while the extend was in flight")
+        assertThat(tickSent.await(10, TimeUnit.SECONDS))
+                .as("the renewal tick ran while the extend was in flight")
                 .isTrue();
         extend.get(10, TimeUnit.SECONDS);
         extendDone.countDown();
-        await("the server's last word was the " + shortLease + " lease the tick sent").atMost(Duration.ofSeconds(5))
+        await("the server's last word was the " + shortLease + " lease the tick sent")
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> h.remainingLease().compareTo(shortLease) <= 0);
         read.countDown();
     }
@@ -303,7 +346,9 @@ class CoreFaultsTest {
         });
         unstall.start();
         LockHandle h = client.lock("a").tryAcquire().orElse(null);
-        assertThat(h).as("nobody else held the lock: tryAcquire() must not say it is held by another").isNotNull();
+        assertThat(h)
+                .as("nobody else held the lock: tryAcquire() must not say it is held by another")
+                .isNotNull();
         h.close();
     }
 
@@ -311,7 +356,9 @@ class CoreFaultsTest {
     void aOneShotAttemptThatFailedIsAbandoned() throws Exception {
         backend.failing = true;
         assertThatThrownBy(() -> client.lock("a").tryAcquire()).isInstanceOf(LockBackendException.class);
-        assertThat(backend.abandoned).as("an attempt whose outcome is unknown is abandoned").hasSize(1);
+        assertThat(backend.abandoned)
+                .as("an attempt whose outcome is unknown is abandoned")
+                .hasSize(1);
         CompletableFuture<Throwable> waited = failureOf(() -> client.lock("b").acquire(Duration.ofMillis(100)));
         await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
         pass(Duration.ofMillis(105), Duration.ofMillis(5));
@@ -323,21 +370,30 @@ class CoreFaultsTest {
     void aWaiterFallsBackToBackoffWhenSubscribingFails() throws Exception {
         backend.signals = true;
         backend.subscribeFails = true;
-        reopen(LockOptions.builder().backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+        reopen(LockOptions.builder()
+                .backoffMin(Duration.ofMillis(5))
+                .backoffMax(Duration.ofMillis(20))
+                .build());
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && clock.pending() >= 2);
         holder.close();
         pass(Duration.ofMillis(50), Duration.ofMillis(5));
-        assertThat(waiter.get(10, TimeUnit.SECONDS).isHeld()).as("a refused subscription falls back to back-off").isTrue();
+        assertThat(waiter.get(10, TimeUnit.SECONDS).isHeld())
+                .as("a refused subscription falls back to back-off")
+                .isTrue();
         backend.subscribeFails = false;
         LockHandle again = waiter.get();
         again.close();
         LockHandle holder2 = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> second = client.lock("a").acquireAsync(Duration.ofSeconds(30));
-        await().atMost(Duration.ofSeconds(10)).until(() -> !backend.listeners.getOrDefault("a", java.util.Set.of()).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        !backend.listeners.getOrDefault("a", java.util.Set.of()).isEmpty());
         holder2.close();
-        assertThat(second.get(10, TimeUnit.SECONDS).isHeld()).as("the key's signals work again after a failure").isTrue();
+        assertThat(second.get(10, TimeUnit.SECONDS).isHeld())
+                .as("the key's signals work again after a failure")
+                .isTrue();
     }
 
     @Test
@@ -349,9 +405,12 @@ class CoreFaultsTest {
         backend.stalled = new CountDownLatch(1);
         holder.close();
         clock.advance(Duration.ofMillis(50)); // the waiter's next attempt, which stalls
-        assertThat(backend.stalled.await(10, TimeUnit.SECONDS)).as("an attempt is out").isTrue();
+        assertThat(backend.stalled.await(10, TimeUnit.SECONDS))
+                .as("an attempt is out")
+                .isTrue();
         waiter.cancel(false);
-        await("the attempt still out when the wait ended is abandoned").atMost(Duration.ofSeconds(5))
+        await("the attempt still out when the wait ended is abandoned")
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> backend.abandoned.size() == 1);
         backend.stallAcquire.countDown();
     }
@@ -362,7 +421,10 @@ class CoreFaultsTest {
         backend.subscribeFails = true;
         backend.subscribeStall = new CountDownLatch(1);
         backend.holderLeft = Duration.ofSeconds(60); // a signalled waiter would sleep toward its 10 s cap
-        reopen(LockOptions.builder().backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+        reopen(LockOptions.builder()
+                .backoffMin(Duration.ofMillis(5))
+                .backoffMax(Duration.ofMillis(20))
+                .build());
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         assertThat(backend.subscribing.await(10, TimeUnit.SECONDS)).isTrue();
@@ -372,11 +434,14 @@ class CoreFaultsTest {
         await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
         holder.close();
         pass(Duration.ofMillis(200), Duration.ofMillis(5));
-        LockHandle winner = CompletableFuture.anyOf(first, joiner).thenApply(LockHandle.class::cast).get(10, TimeUnit.SECONDS);
+        LockHandle winner = CompletableFuture.anyOf(first, joiner)
+                .thenApply(LockHandle.class::cast)
+                .get(10, TimeUnit.SECONDS);
         winner.close();
         pass(Duration.ofMillis(200), Duration.ofMillis(5));
-        assertThat(first.isDone() && joiner.isDone()).as("both waiters back off (5-20 ms); neither waits for a signal"
-                + " (a 10 s sleep)").isTrue();
+        assertThat(first.isDone() && joiner.isDone())
+                .as("both waiters back off (5-20 ms); neither waits for a signal" + " (a 10 s sleep)")
+                .isTrue();
         (first.isDone() ? joiner : first).get(10, TimeUnit.SECONDS).close();
     }
 
@@ -386,7 +451,8 @@ class CoreFaultsTest {
         backend.grantAtEnqueue = true;
         for (int i = 0; i < 300; i++) {
             LockHandle h = client.lock("a" + i).acquire(Duration.ofSeconds(10));
-            assertThat(backend.cancelled).as("a granted ticket is the handle's lock: cancelling it would free it")
+            assertThat(backend.cancelled)
+                    .as("a granted ticket is the handle's lock: cancelling it would free it")
                     .hasValue(0);
             h.close();
         }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.locksmith.DistributedLock;
 import io.locksmith.LockBackendException;
-import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockInterruptedException;
@@ -35,7 +34,9 @@ import org.junit.jupiter.api.Test;
 class CoreTest {
 
     private static final LockOptions FAST_BACKOFF = LockOptions.builder()
-            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build();
+            .backoffMin(Duration.ofMillis(5))
+            .backoffMax(Duration.ofMillis(20))
+            .build();
 
     private final TestBackend backend = new TestBackend();
     private ManualClock clock;
@@ -57,7 +58,9 @@ class CoreTest {
 
     /** Waits (in real time, briefly) until the client's workers have run what they were given. */
     private void settle() {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(client::workersIdle);
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(client::workersIdle);
     }
 
     @AfterEach
@@ -83,13 +86,16 @@ class CoreTest {
                 client = open(FAST_BACKOFF);
                 LockHandle holder = client.lock("a").acquire(Duration.ZERO);
                 int before = backend.acquireCalls.get();
-                CompletableFuture<LockHandle> waiter = async ? client.lock("a").acquireAsync(Duration.ofSeconds(30))
+                CompletableFuture<LockHandle> waiter = async
+                        ? client.lock("a").acquireAsync(Duration.ofSeconds(30))
                         : CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofSeconds(30)));
                 // asleep: the wait's deadline and its first back-off are on the clock, no work is left
                 await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2 && client.workersIdle());
                 assertThat(backend.acquireCalls.get() - before)
-                        .as("backend calls before the first sleep (signals %s, async %s): the first attempt's answer"
-                                + " starts the wait; with signals one more attempt follows the subscription", signals, async)
+                        .as(
+                                "backend calls before the first sleep (signals %s, async %s): the first attempt's answer"
+                                        + " starts the wait; with signals one more attempt follows the subscription",
+                                signals, async)
                         .isEqualTo(signals ? 2 : 1);
                 waiter.cancel(false);
                 holder.close();
@@ -108,15 +114,21 @@ class CoreTest {
     @Test
     void waitingRetriesWithBackoffUntilTheDeadline() {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
-        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
-                () -> client.lock("a").acquire(Duration.ofMillis(300)));
+        CompletableFuture<LockHandle> waiter =
+                CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofMillis(300)));
         await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
         pass(Duration.ofMillis(295), Duration.ofMillis(5));
         assertThat(waiter).as("still waiting 5 ms before its deadline").isNotDone();
         pass(Duration.ofMillis(10), Duration.ofMillis(5));
-        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class)
-                .cause().hasMessageContaining("'a'").hasMessageContaining("300ms").hasMessageContaining("test://backend");
-        assertThat(backend.acquireCalls.get()).as("retried, with 5-20 ms pauses").isBetween(15, 62);
+        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LockTimeoutException.class)
+                .cause()
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("300ms")
+                .hasMessageContaining("test://backend");
+        assertThat(backend.acquireCalls.get())
+                .as("retried, with 5-20 ms pauses")
+                .isBetween(15, 62);
         holder.close();
     }
 
@@ -146,11 +158,17 @@ class CoreTest {
             waiters.add(client.lock("a").acquireAsync(Duration.ofSeconds(30)));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 201);
-        assertThat(backend.listeners.get("a")).as("one backend subscription shared by the client's 100 waiters").hasSize(1);
+        assertThat(backend.listeners.get("a"))
+                .as("one backend subscription shared by the client's 100 waiters")
+                .hasSize(1);
         int settled = backend.acquireCalls.get();
         pass(Duration.ofSeconds(2), Duration.ofMillis(20));
-        assertThat(backend.acquireCalls.get()).as("no attempt in 2 s of back-off ticks").isEqualTo(settled);
-        assertThat(settled).as("about two attempts per waiter, not one per 5-20 ms back-off tick").isLessThanOrEqualTo(300);
+        assertThat(backend.acquireCalls.get())
+                .as("no attempt in 2 s of back-off ticks")
+                .isEqualTo(settled);
+        assertThat(settled)
+                .as("about two attempts per waiter, not one per 5-20 ms back-off tick")
+                .isLessThanOrEqualTo(300);
         holder.close();
         CompletableFuture<Object> first = CompletableFuture.anyOf(waiters.toArray(CompletableFuture[]::new));
         LockHandle next = (LockHandle) first.get(10, TimeUnit.SECONDS);
@@ -161,12 +179,15 @@ class CoreTest {
     @Test
     void backendFailuresAreRetriedAndReportedAtTheDeadline() {
         backend.failing = true;
-        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
-                () -> client.lock("a").acquire(Duration.ofMillis(200)));
+        CompletableFuture<LockHandle> waiter =
+                CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofMillis(200)));
         await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
         pass(Duration.ofMillis(205), Duration.ofMillis(5));
-        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockBackendException.class)
-                .cause().hasMessageContaining("'a'").hasMessageContaining("unreachable");
+        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LockBackendException.class)
+                .cause()
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("unreachable");
         assertThat(backend.acquireCalls.get()).as("retried").isGreaterThan(2);
         assertThatThrownBy(() -> client.lock("a").tryAcquire()).isInstanceOf(LockBackendException.class);
     }
@@ -194,7 +215,9 @@ class CoreTest {
         holder.close();
         assertThat(backend.owners).as("nothing taken after the interrupt").isEmpty();
         pass(Duration.ofSeconds(1), Duration.ofMillis(5));
-        assertThat(backend.acquireCalls.get()).as("no attempt after the interrupt").isEqualTo(calls);
+        assertThat(backend.acquireCalls.get())
+                .as("no attempt after the interrupt")
+                .isEqualTo(calls);
     }
 
     @Test
@@ -222,7 +245,9 @@ class CoreTest {
         stall.countDown();
         LockHandle h = attempt.get(10, TimeUnit.SECONDS).orElseThrow();
         assertThat(backend.releaseCalls).as("the late grant was released").hasValue(1);
-        assertThat(h.fencingToken()).as("the handle is the retry's grant, not the late one").isEqualTo(2);
+        assertThat(h.fencingToken())
+                .as("the handle is the retry's grant, not the late one")
+                .isEqualTo(2);
         h.close();
     }
 
@@ -242,9 +267,12 @@ class CoreTest {
         pass(Duration.ofMillis(1200), Duration.ofMillis(10));
         assertThat(handles).allMatch(LockHandle::isHeld);
         List<Integer> sizes = List.copyOf(backend.renewBatchSizes);
-        assertThat(sizes.size()).as("ticks in 1.3 s of 200 ms renewals; batches %s", sizes).isBetween(6, 12);
-        assertThat(sizes.subList(sizes.size() - 3, sizes.size())).as("every tick once in step renews all 1,000;"
-                + " batches %s", sizes).containsOnly(1000);
+        assertThat(sizes.size())
+                .as("ticks in 1.3 s of 200 ms renewals; batches %s", sizes)
+                .isBetween(6, 12);
+        assertThat(sizes.subList(sizes.size() - 3, sizes.size()))
+                .as("every tick once in step renews all 1,000;" + " batches %s", sizes)
+                .containsOnly(1000);
     }
 
     @Test
@@ -256,7 +284,9 @@ class CoreTest {
         h.onLost(calls::incrementAndGet);
         backend.failing = true;
         pass(Duration.ofMillis(295), Duration.ofMillis(5));
-        assertThat(h.isHeld()).as("held until its lease runs out, though renewals fail").isTrue();
+        assertThat(h.isHeld())
+                .as("held until its lease runs out, though renewals fail")
+                .isTrue();
         pass(Duration.ofMillis(10), Duration.ofMillis(5));
         await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 1);
         assertThat(h.isHeld()).isFalse();
@@ -271,7 +301,9 @@ class CoreTest {
         LockHandle h = client.lock("a").acquire(Duration.ZERO);
         backend.owners.put("a", "someone-else");
         pass(Duration.ofMillis(1000), Duration.ofMillis(100)); // the first renewal, a third of the lease in
-        assertThat(h.isHeld()).as("lost at the first renewal, long before the lease ends").isFalse();
+        assertThat(h.isHeld())
+                .as("lost at the first renewal, long before the lease ends")
+                .isFalse();
         assertThat(h.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
         h.close();
         assertThat(backend.owners).containsEntry("a", "someone-else");
@@ -282,10 +314,13 @@ class CoreTest {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
         clock = new ManualClock();
-        client = DefaultLockClient.onClock(context -> {
-            sink.set(context.events());
-            return backend.attach(context);
-        }, LockOptions.defaults(), clock);
+        client = DefaultLockClient.onClock(
+                context -> {
+                    sink.set(context.events());
+                    return backend.attach(context);
+                },
+                LockOptions.defaults(),
+                clock);
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         LockHandle b = client.lock("b").acquire(Duration.ZERO);
         sink.get().lost("a", backend.owners.get("a"), LossReason.OWNERSHIP_LOST);
@@ -301,10 +336,13 @@ class CoreTest {
         AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
         client.close();
         clock = new ManualClock();
-        client = DefaultLockClient.onClock(context -> {
-            sink.set(context.events());
-            return backend.attach(context);
-        }, LockOptions.defaults(), clock);
+        client = DefaultLockClient.onClock(
+                context -> {
+                    sink.set(context.events());
+                    return backend.attach(context);
+                },
+                LockOptions.defaults(),
+                clock);
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         AtomicReference<Thread> ranOn = new AtomicReference<>();
         CountDownLatch ran = new CountDownLatch(2);
@@ -328,13 +366,15 @@ class CoreTest {
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(5)).until(() -> backend.waiting.size() == 1);
-        CompletableFuture<LockHandle> second = CompletableFuture.supplyAsync(
-                () -> client.lock("a").acquire(Duration.ofMillis(100)));
+        CompletableFuture<LockHandle> second =
+                CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofMillis(100)));
         await().atMost(Duration.ofSeconds(5)).until(() -> backend.waiting.size() == 2);
         pass(Duration.ofMillis(100), Duration.ofMillis(10));
         assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockTimeoutException.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> backend.cancelled.get() == 1);
-        assertThat(backend.acquireCalls).as("waiting does not poll a queueing backend").hasValue(1);
+        assertThat(backend.acquireCalls)
+                .as("waiting does not poll a queueing backend")
+                .hasValue(1);
         holder.close();
         backend.grantNext("a");
         assertThat(first.get(10, TimeUnit.SECONDS).isHeld()).isTrue();
@@ -346,7 +386,9 @@ class CoreTest {
         DistributedLock lock = client.lock("a");
         assertThatThrownBy(() -> lock.withLease(Duration.ofSeconds(5)))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("5s").hasMessageContaining("15s").hasMessageContaining("test://backend");
+                .hasMessageContaining("5s")
+                .hasMessageContaining("15s")
+                .hasMessageContaining("test://backend");
     }
 
     @Test
@@ -385,10 +427,13 @@ class CoreTest {
         assertThat(h.isHeld()).isFalse();
         assertThat(backend.owners).isEmpty();
         assertThat(backend.closed).isTrue();
-        assertThatThrownBy(() -> client.lock("b")).isInstanceOf(io.locksmith.LockClientClosedException.class)
-                .isInstanceOf(IllegalStateException.class).hasMessage("cannot use lock 'b': the lock client for"
-                        + " test://backend is closed");
-        assertThatThrownBy(() -> lockOfClosedClient.tryAcquire()).isInstanceOf(io.locksmith.LockClientClosedException.class)
-                .hasMessageContaining("'a'").hasMessageContaining("test://backend");
+        assertThatThrownBy(() -> client.lock("b"))
+                .isInstanceOf(io.locksmith.LockClientClosedException.class)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("cannot use lock 'b': the lock client for" + " test://backend is closed");
+        assertThatThrownBy(() -> lockOfClosedClient.tryAcquire())
+                .isInstanceOf(io.locksmith.LockClientClosedException.class)
+                .hasMessageContaining("'a'")
+                .hasMessageContaining("test://backend");
     }
 }

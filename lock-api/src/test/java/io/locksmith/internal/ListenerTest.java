@@ -25,9 +25,14 @@ class ListenerTest {
 
     private final TestBackend backend = new TestBackend();
     private final ManualClock clock = new ManualClock();
-    private final DefaultLockClient client = DefaultLockClient.onClock(backend::attach,
-            LockOptions.builder().lease(Duration.ofSeconds(3)).backoffMin(Duration.ofMillis(5))
-                    .backoffMax(Duration.ofMillis(20)).build(), clock);
+    private final DefaultLockClient client = DefaultLockClient.onClock(
+            backend::attach,
+            LockOptions.builder()
+                    .lease(Duration.ofSeconds(3))
+                    .backoffMin(Duration.ofMillis(5))
+                    .backoffMax(Duration.ofMillis(20))
+                    .build(),
+            clock);
     private final Recorder recorder = new Recorder();
 
     /** Records every event with the thread it came on. */
@@ -71,7 +76,9 @@ class ListenerTest {
         }
 
         List<Outcome> outcomes() {
-            return events.stream().filter(AcquisitionEnded.class::isInstance).map(e -> ((AcquisitionEnded) e).outcome())
+            return events.stream()
+                    .filter(AcquisitionEnded.class::isInstance)
+                    .map(e -> ((AcquisitionEnded) e).outcome())
                     .toList();
         }
 
@@ -111,8 +118,8 @@ class ListenerTest {
         client.addListener(recorder);
         LockHandle holder = client.lock("a").tryAcquire().orElseThrow();
         assertThat(client.lock("a").tryAcquire()).isEmpty();
-        CompletableFuture<LockHandle> timed = CompletableFuture.supplyAsync(
-                () -> client.lock("a").acquire(Duration.ofMillis(100)));
+        CompletableFuture<LockHandle> timed =
+                CompletableFuture.supplyAsync(() -> client.lock("a").acquire(Duration.ofMillis(100)));
         await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() >= 2);
         for (int i = 0; i < 25; i++) {
             clock.advance(Duration.ofMillis(5));
@@ -130,9 +137,17 @@ class ListenerTest {
         client.close();
         assertThatThrownBy(() -> closedOn.get(10, TimeUnit.SECONDS)).hasMessageContaining("closed");
         await().atMost(Duration.ofSeconds(10)).until(() -> recorder.outcomes().size() == 6);
-        assertThat(recorder.outcomes()).containsExactly(Outcome.ACQUIRED, Outcome.BUSY, Outcome.TIMEOUT,
-                Outcome.CANCELLED, Outcome.ERROR, Outcome.CLOSED);
-        assertThat(recorder.of(LockListener.AcquisitionStarted.class)).as("each start has one end").hasSize(6);
+        assertThat(recorder.outcomes())
+                .containsExactly(
+                        Outcome.ACQUIRED,
+                        Outcome.BUSY,
+                        Outcome.TIMEOUT,
+                        Outcome.CANCELLED,
+                        Outcome.ERROR,
+                        Outcome.CLOSED);
+        assertThat(recorder.of(LockListener.AcquisitionStarted.class))
+                .as("each start has one end")
+                .hasSize(6);
     }
 
     @Test
@@ -140,7 +155,8 @@ class ListenerTest {
         client.addListener(recorder);
         LockHandle h = client.lock("a").tryAcquire().orElseThrow();
         clock.advance(Duration.ofSeconds(1)); // the first renewal, a third of the lease in
-        await().atMost(Duration.ofSeconds(10)).until(() -> !recorder.of(LockListener.Renewal.class).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !recorder.of(LockListener.Renewal.class).isEmpty());
         LockListener.Renewal renewal = recorder.of(LockListener.Renewal.class).get(0);
         assertThat(renewal.leases()).isEqualTo(1);
         assertThat(renewal.renewed()).isEqualTo(1);
@@ -150,14 +166,19 @@ class ListenerTest {
             await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
         }
         assertThat(h.isHeld()).isFalse();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !recorder.of(LockListener.HoldEnded.class).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !recorder.of(LockListener.HoldEnded.class).isEmpty());
         LockListener.HoldEnded lost = recorder.of(LockListener.HoldEnded.class).get(0);
         assertThat(lost.reason()).isEqualTo(LossReason.LEASE_EXPIRED);
         int at = recorder.events.indexOf(lost);
-        assertThat(recorder.threads.get(at)).as("a loss found by the timer is told on a worker").contains("-worker-");
+        assertThat(recorder.threads.get(at))
+                .as("a loss found by the timer is told on a worker")
+                .contains("-worker-");
         assertThat(recorder.of(LockListener.Renewal.class)).anyMatch(r -> r.failed() == 1);
         h.close();
-        assertThat(recorder.of(LockListener.HoldEnded.class)).as("a lost hold is not also released").hasSize(1);
+        assertThat(recorder.of(LockListener.HoldEnded.class))
+                .as("a lost hold is not also released")
+                .hasSize(1);
     }
 
     @Test
@@ -173,6 +194,8 @@ class ListenerTest {
         assertThat(recorder.events).hasSize(4);
         registration.close();
         client.lock("a").tryAcquire().orElseThrow().close();
-        assertThat(recorder.events).as("nothing after the registration was closed").hasSize(4);
+        assertThat(recorder.events)
+                .as("nothing after the registration was closed")
+                .hasSize(4);
     }
 }

@@ -15,8 +15,8 @@ final class ManualClock implements CoreClock {
 
     private record Task(long due, long seq, Runnable run, boolean[] cancelled) {}
 
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>((a, b) -> a.due != b.due
-            ? Long.compare(a.due, b.due) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Task> tasks =
+            new PriorityQueue<>((a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.seq, b.seq));
     private final AtomicLong seq = new AtomicLong();
     private volatile long now = 1_000_000_000L;
     private boolean shutdown;

@@ -3,8 +3,8 @@ package io.locksmith.internal;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
-import io.locksmith.spi.Held;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.QueuedAcquirer;
@@ -40,6 +40,7 @@ final class TestBackend implements LockBackend {
     volatile boolean queued;
     /** A queue that grants a free key in the enqueue call itself, as etcd's put of the lowest key does. */
     volatile boolean grantAtEnqueue;
+
     final Map<String, CompletableFuture<Grant>> waiting = new ConcurrentHashMap<>();
     final AtomicInteger cancelled = new AtomicInteger();
     volatile Duration minimumLease = Duration.ofMillis(1);
@@ -57,6 +58,7 @@ final class TestBackend implements LockBackend {
     volatile boolean subscribeFails;
     /** Holds subscribe until counted down, then it fails or succeeds as {@link #subscribeFails} says. */
     volatile CountDownLatch subscribeStall;
+
     final CountDownLatch subscribing = new CountDownLatch(1);
 
     @Override
@@ -177,7 +179,9 @@ final class TestBackend implements LockBackend {
             if (subscribeFails) {
                 throw new LockBackendException("test://backend refused the subscription (NOPERM)");
             }
-            listeners.computeIfAbsent(key, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(onRelease);
+            listeners
+                    .computeIfAbsent(key, k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                    .add(onRelease);
             return () -> listeners.get(key).remove(onRelease);
         });
     }

@@ -99,9 +99,10 @@ final class TestProviders {
 
         @Override
         public LockBackend open(BackendContext config) {
-            throw new io.locksmith.LockBackendException("cannot connect to wrapped-missing-class://h",
-                    new IllegalStateException("connection failed",
-                            new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler")));
+            throw new io.locksmith.LockBackendException(
+                    "cannot connect to wrapped-missing-class://h",
+                    new IllegalStateException(
+                            "connection failed", new NoClassDefFoundError("io/netty/channel/epoll/EpollIoHandler")));
         }
     }
 

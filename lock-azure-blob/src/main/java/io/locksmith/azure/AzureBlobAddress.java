@@ -54,8 +54,10 @@ final class AzureBlobAddress {
         try {
             return builder.buildAsyncClient();
         } catch (RuntimeException e) {
-            throw new LockConfigurationException("cannot use " + context.redactedLocation() + ": "
-                    + Redaction.redact(String.valueOf(e.getMessage())), e);
+            throw new LockConfigurationException(
+                    "cannot use " + context.redactedLocation() + ": "
+                            + Redaction.redact(String.valueOf(e.getMessage())),
+                    e);
         }
     }
 
@@ -68,18 +70,23 @@ final class AzureBlobAddress {
     }
 
     static HttpClient httpClient(Duration timeout) {
-        return HttpClient.createDefault(new HttpClientOptions().setConnectTimeout(timeout).setResponseTimeout(timeout)
-                .setReadTimeout(timeout).setWriteTimeout(timeout));
+        return HttpClient.createDefault(new HttpClientOptions()
+                .setConnectTimeout(timeout)
+                .setResponseTimeout(timeout)
+                .setReadTimeout(timeout)
+                .setWriteTimeout(timeout));
     }
 
     private static void fromConnectionString(BlobContainerClientBuilder builder, BackendContext context) {
         String cs = context.location().substring(context.scheme().length() + 1);
-        if (context.option("account-key").isPresent() || context.option("sas-token").isPresent()) {
+        if (context.option("account-key").isPresent()
+                || context.option("sas-token").isPresent()) {
             throw new LockConfigurationException("give the credentials once: " + context.redactedLocation()
                     + " is a connection string, which carries them; drop account-key and sas-token");
         }
-        String container = context.option("container").orElseThrow(() -> new LockConfigurationException(
-                "no container for " + context.redactedLocation() + ": add ?container=NAME after the connection string"));
+        String container = context.option("container")
+                .orElseThrow(() -> new LockConfigurationException("no container for " + context.redactedLocation()
+                        + ": add ?container=NAME after the connection string"));
         try {
             builder.connectionString(cs);
         } catch (RuntimeException e) {
@@ -105,7 +112,8 @@ final class AzureBlobAddress {
         String path = address.path().replaceAll("^/+|/+$", "");
         String[] segments = path.isEmpty() ? new String[0] : path.split("/");
         String host = address.host().host();
-        String protocol = context.option("protocol").map(p -> p.trim().toLowerCase(Locale.ROOT))
+        String protocol = context.option("protocol")
+                .map(p -> p.trim().toLowerCase(Locale.ROOT))
                 .orElse(LOOPBACK.contains(host) ? "http" : "https");
         if (!protocol.equals("http") && !protocol.equals("https")) {
             throw context.invalid("protocol", context.option("protocol").orElseThrow(), "http or https");
@@ -123,20 +131,22 @@ final class AzureBlobAddress {
             account = segments[0];
             endpoint = authority + "/" + account;
         } else {
-            throw malformed(context, "expected azblob://ACCOUNT.blob.core.windows.net/CONTAINER or"
-                    + " azblob://HOST:PORT/ACCOUNT/CONTAINER");
+            throw malformed(
+                    context,
+                    "expected azblob://ACCOUNT.blob.core.windows.net/CONTAINER or"
+                            + " azblob://HOST:PORT/ACCOUNT/CONTAINER");
         }
         builder.endpoint(endpoint).containerName(container(context, segments[segments.length - 1]));
         credentials(builder, context, account, protocol);
     }
 
-    private static void credentials(BlobContainerClientBuilder builder, BackendContext context, String account,
-            String protocol) {
+    private static void credentials(
+            BlobContainerClientBuilder builder, BackendContext context, String account, String protocol) {
         Optional<Secret> key = context.secretOption("account-key");
         Optional<Secret> sas = context.secretOption("sas-token");
         if (key.isPresent() && sas.isPresent()) {
-            throw new LockConfigurationException("give one credential for " + context.redactedLocation()
-                    + ": account-key or sas-token, not both");
+            throw new LockConfigurationException(
+                    "give one credential for " + context.redactedLocation() + ": account-key or sas-token, not both");
         }
         if (key.isPresent()) {
             String accountKey = key.get().reveal().trim();
@@ -162,8 +172,9 @@ final class AzureBlobAddress {
 
     private static String container(BackendContext context, String name) {
         if (!CONTAINER.matcher(name).matches()) {
-            throw new LockConfigurationException("invalid container name '" + name + "' in " + context.redactedLocation()
-                    + ": 3 to 63 lower-case letters, digits and single hyphens, starting with a letter or digit");
+            throw new LockConfigurationException(
+                    "invalid container name '" + name + "' in " + context.redactedLocation()
+                            + ": 3 to 63 lower-case letters, digits and single hyphens, starting with a letter or digit");
         }
         return name;
     }

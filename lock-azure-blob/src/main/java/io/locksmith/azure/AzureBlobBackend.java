@@ -96,8 +96,7 @@ final class AzureBlobBackend implements LockBackend {
         String etag = null;
         for (int attempt = 0; ; attempt++) {
             try {
-                Response<String> taken = block(lease.acquireLeaseWithResponse(
-                        new BlobAcquireLeaseOptions(seconds)));
+                Response<String> taken = block(lease.acquireLeaseWithResponse(new BlobAcquireLeaseOptions(seconds)));
                 etag = taken.getHeaders().getValue(HttpHeaderName.ETAG);
                 break;
             } catch (RuntimeException e) {
@@ -128,7 +127,9 @@ final class AzureBlobBackend implements LockBackend {
                 .setMetadata(Map.of(BlobNames.NAME, BlobNames.encode(request.key()), BlobNames.FENCE, "0"))
                 .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
         try {
-            String etag = block(blob.getBlockBlobAsyncClient().uploadWithResponse(upload)).getValue().getETag();
+            String etag = block(blob.getBlockBlobAsyncClient().uploadWithResponse(upload))
+                    .getValue()
+                    .getETag();
             written.put(blobName, etag, 0, null);
         } catch (RuntimeException e) {
             int status = AzureFailures.status(e);
@@ -164,7 +165,8 @@ final class AzureBlobBackend implements LockBackend {
                 next = known.fence() + 1;
                 ifMatch = known.etag();
             } else {
-                BlobProperties properties = block(blob.getPropertiesWithResponse(null)).getValue();
+                BlobProperties properties =
+                        block(blob.getPropertiesWithResponse(null)).getValue();
                 Map<String, String> metadata = properties.getMetadata();
                 if (metadata != null && r.owner().equals(BlobNames.decode(metadata.get(BlobNames.OWNER)))) {
                     long fence = BlobNames.fence(metadata);
@@ -175,7 +177,8 @@ final class AzureBlobBackend implements LockBackend {
                 ifMatch = properties.getETag();
             }
             try {
-                Response<Void> done = block(blob.setMetadataWithResponse(BlobNames.metadata(r.key(), r.owner(), next),
+                Response<Void> done = block(blob.setMetadataWithResponse(
+                        BlobNames.metadata(r.key(), r.owner(), next),
                         new BlobRequestConditions().setLeaseId(leaseId).setIfMatch(ifMatch)));
                 written.put(blobName, done.getHeaders().getValue(HttpHeaderName.ETAG), next, r.owner());
                 return next;
@@ -218,8 +221,10 @@ final class AzureBlobBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
-        release(lease(container.getBlobAsyncClient(BlobNames.blob(request.key())), BlobNames.leaseId(request.owner())),
-                "abandon an attempt on", request.name());
+        release(
+                lease(container.getBlobAsyncClient(BlobNames.blob(request.key())), BlobNames.leaseId(request.owner())),
+                "abandon an attempt on",
+                request.name());
     }
 
     /** Reads the blob's lease state and metadata: one call, no lease needed. */
@@ -228,7 +233,8 @@ final class AzureBlobBackend implements LockBackend {
         return Optional.of(key -> {
             BlobProperties p;
             try {
-                p = block(container.getBlobAsyncClient(BlobNames.blob(key)).getPropertiesWithResponse(null)).getValue();
+                p = block(container.getBlobAsyncClient(BlobNames.blob(key)).getPropertiesWithResponse(null))
+                        .getValue();
             } catch (RuntimeException e) {
                 if (AzureFailures.status(e) == 404) {
                     return Optional.empty();
@@ -240,8 +246,8 @@ final class AzureBlobBackend implements LockBackend {
             }
             Map<String, String> metadata = p.getMetadata();
             String owner = metadata == null ? null : BlobNames.decode(metadata.get(BlobNames.OWNER));
-            return Optional.of(new LockInspector.HolderState(owner == null ? "unknown" : owner, BlobNames.fence(metadata),
-                    null));
+            return Optional.of(
+                    new LockInspector.HolderState(owner == null ? "unknown" : owner, BlobNames.fence(metadata), null));
         });
     }
 
@@ -255,7 +261,10 @@ final class AzureBlobBackend implements LockBackend {
     }
 
     private static BlobLeaseAsyncClient lease(BlobAsyncClient blob, String leaseId) {
-        return new BlobLeaseClientBuilder().blobAsyncClient(blob).leaseId(leaseId).buildAsyncClient();
+        return new BlobLeaseClientBuilder()
+                .blobAsyncClient(blob)
+                .leaseId(leaseId)
+                .buildAsyncClient();
     }
 
     private void releaseQuietly(BlobLeaseAsyncClient lease) {
@@ -274,8 +283,10 @@ final class AzureBlobBackend implements LockBackend {
         if (AzureFailures.unwrap(e) instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new LockBackendException(what + " lock '" + lockName + "' failed on " + description + ": "
-                + AzureFailures.describe(e, settings.timeout()), e);
+        return new LockBackendException(
+                what + " lock '" + lockName + "' failed on " + description + ": "
+                        + AzureFailures.describe(e, settings.timeout()),
+                e);
     }
 
     @Override

@@ -56,6 +56,7 @@ public final class AzureBlobLocks {
         Objects.requireNonNull(container, "container");
         Objects.requireNonNull(options, "options");
         String description = AzureBlobAddress.describe(container) + " (existing client)";
-        return LockClient.of(context -> AzureBlobBackend.open(container, description, AzureBlobSettings.DEFAULTS), options);
+        return LockClient.of(
+                context -> AzureBlobBackend.open(container, description, AzureBlobSettings.DEFAULTS), options);
     }
 }

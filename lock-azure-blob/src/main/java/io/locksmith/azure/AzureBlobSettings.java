@@ -14,7 +14,8 @@ record AzureBlobSettings(Duration timeout, boolean createContainer) {
     static final AzureBlobSettings DEFAULTS = new AzureBlobSettings(Duration.ofSeconds(5), true);
 
     static AzureBlobSettings of(BackendContext context) {
-        return new AzureBlobSettings(context.durationOption("timeout", DEFAULTS.timeout()),
+        return new AzureBlobSettings(
+                context.durationOption("timeout", DEFAULTS.timeout()),
                 context.booleanOption("create-container", DEFAULTS.createContainer()));
     }
 }

@@ -56,8 +56,8 @@ final class BlobNames {
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalStateException("the fencing counter in metadata '" + FENCE + "' is not a number: '"
-                    + value + "'", e);
+            throw new IllegalStateException(
+                    "the fencing counter in metadata '" + FENCE + "' is not a number: '" + value + "'", e);
         }
     }
 

@@ -29,7 +29,11 @@ final class ContainerAccess {
      */
     void probe() {
         try {
-            container.getBlobAsyncClient(BlobNames.PROBE).getProperties().timeout(settings.timeout()).block();
+            container
+                    .getBlobAsyncClient(BlobNames.PROBE)
+                    .getProperties()
+                    .timeout(settings.timeout())
+                    .block();
         } catch (RuntimeException e) {
             if (AzureFailures.is(e, 404, BlobErrorCode.BLOB_NOT_FOUND.toString())) {
                 return;
@@ -40,12 +44,14 @@ final class ContainerAccess {
             }
             int status = AzureFailures.status(e);
             if (status == 401 || status == 403) {
-                throw new LockConfigurationException("access to " + description + " was refused: "
-                        + AzureFailures.describe(e, settings.timeout()) + "; locks need read, write and create"
-                        + " permissions on the container's blobs", e);
+                throw new LockConfigurationException(
+                        "access to " + description + " was refused: "
+                                + AzureFailures.describe(e, settings.timeout()) + "; locks need read, write and create"
+                                + " permissions on the container's blobs",
+                        e);
             }
-            throw new LockBackendException("cannot reach " + description + ": "
-                    + AzureFailures.describe(e, settings.timeout()), e);
+            throw new LockBackendException(
+                    "cannot reach " + description + ": " + AzureFailures.describe(e, settings.timeout()), e);
         }
     }
 
@@ -64,12 +70,17 @@ final class ContainerAccess {
             }
             int status = AzureFailures.status(e);
             if (status == 401 || status == 403) {
-                throw new LockConfigurationException("container '" + name + "' does not exist on " + description
-                        + " and these credentials may not create it (" + AzureFailures.describe(e, settings.timeout())
-                        + "): create the container, or use credentials allowed to create containers", e);
+                throw new LockConfigurationException(
+                        "container '" + name + "' does not exist on " + description
+                                + " and these credentials may not create it ("
+                                + AzureFailures.describe(e, settings.timeout())
+                                + "): create the container, or use credentials allowed to create containers",
+                        e);
             }
-            throw new LockBackendException("container '" + name + "' does not exist on " + description
-                    + " and creating it failed: " + AzureFailures.describe(e, settings.timeout()), e);
+            throw new LockBackendException(
+                    "container '" + name + "' does not exist on " + description + " and creating it failed: "
+                            + AzureFailures.describe(e, settings.timeout()),
+                    e);
         }
     }
 }

@@ -66,7 +66,8 @@ final class LeaseRenewal {
         // took and lost meanwhile, skipping that owner's fencing increment: so only once the renew
         // has proven the lease ours and active. If the change then fails, the old length stands,
         // and the core must not count the new one.
-        return renewed.flatMap(outcome -> outcome != RenewOutcome.RENEWED ? Mono.just(outcome)
+        return renewed.flatMap(outcome -> outcome != RenewOutcome.RENEWED
+                ? Mono.just(outcome)
                 : client.acquireLeaseWithResponse(new BlobAcquireLeaseOptions(wanted))
                         .timeout(timeout)
                         .map(r -> {

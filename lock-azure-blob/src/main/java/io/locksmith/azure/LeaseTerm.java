@@ -13,6 +13,7 @@ final class LeaseTerm {
 
     /** Azure's shortest and longest finite leases, in seconds. */
     static final int MINIMUM_SECONDS = 15;
+
     static final int MAXIMUM_SECONDS = 60;
 
     private volatile int seconds;

@@ -70,15 +70,21 @@ class AzureBlobBackendTest {
             calls.incrementAndGet();
             return next.process();
         };
-        BlobContainerAsyncClient container = new BlobContainerClientBuilder().connectionString(server.uri())
-                .containerName(CONTAINER).addPolicy(counter).buildAsyncClient();
-        try (LockClient locks = AzureBlobLocks.open(container, LockOptions.builder().lease(Duration.ofSeconds(20)).build())) {
+        BlobContainerAsyncClient container = new BlobContainerClientBuilder()
+                .connectionString(server.uri())
+                .containerName(CONTAINER)
+                .addPolicy(counter)
+                .buildAsyncClient();
+        try (LockClient locks = AzureBlobLocks.open(
+                container, LockOptions.builder().lease(Duration.ofSeconds(20)).build())) {
             locks.lock("cost").acquire(Duration.ZERO).close(); // creates the blob
             int before = calls.get();
             for (int i = 0; i < 10; i++) {
                 locks.lock("cost").acquire(Duration.ZERO).close();
             }
-            assertThat(calls.get() - before).as("calls for 10 acquire+release pairs").isEqualTo(30);
+            assertThat(calls.get() - before)
+                    .as("calls for 10 acquire+release pairs")
+                    .isEqualTo(30);
         }
     }
 
@@ -86,7 +92,9 @@ class AzureBlobBackendTest {
     void aLeaseBrokenBehindTheHolderIsReportedLost() {
         try (LockClient locks = LockClient.open(uri("lease=15s"))) {
             LockHandle held = locks.lock("broken").acquire(Duration.ZERO);
-            new BlobLeaseClientBuilder().blobClient(admin.getBlobClient(BlobNames.blob("broken"))).buildClient()
+            new BlobLeaseClientBuilder()
+                    .blobClient(admin.getBlobClient(BlobNames.blob("broken")))
+                    .buildClient()
                     .breakLeaseWithResponse(0, null, Duration.ofSeconds(10), null);
             await().atMost(Duration.ofSeconds(25)).until(() -> !held.isHeld());
             assertThat(held.whenLost().toCompletableFuture().join()).isEqualTo(LossReason.OWNERSHIP_LOST);
@@ -97,9 +105,13 @@ class AzureBlobBackendTest {
     }
 
     private static LockClient client(Duration lease, boolean autoRenew) {
-        BlobContainerAsyncClient container = new BlobContainerClientBuilder().connectionString(server.uri())
-                .containerName(CONTAINER).buildAsyncClient();
-        return AzureBlobLocks.open(container, LockOptions.builder().lease(lease).autoRenew(autoRenew).build());
+        BlobContainerAsyncClient container = new BlobContainerClientBuilder()
+                .connectionString(server.uri())
+                .containerName(CONTAINER)
+                .buildAsyncClient();
+        return AzureBlobLocks.open(
+                container,
+                LockOptions.builder().lease(lease).autoRenew(autoRenew).build());
     }
 
     @Test
@@ -109,12 +121,18 @@ class AzureBlobBackendTest {
             LockHandle held = holder.lock("extend-longer").acquire(Duration.ZERO);
             held.extend(Duration.ofSeconds(60));
             // past the first lease (15 s) with a margin, well inside the new one (60 s)
-            await().pollDelay(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(30)).until(() -> true);
-            assertThat(held.isHeld()).as("azure-blob, extend: the handle counts the 60 s lease").isTrue();
+            await().pollDelay(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> true);
+            assertThat(held.isHeld())
+                    .as("azure-blob, extend: the handle counts the 60 s lease")
+                    .isTrue();
             Optional<LockHandle> stolen = rival.lock("extend-longer").tryAcquire();
             stolen.ifPresent(LockHandle::close);
-            assertThat(stolen).as("azure-blob, extend to a longer lease: no one else holds the lock before the new"
-                    + " deadline the holder counts").isEmpty();
+            assertThat(stolen)
+                    .as("azure-blob, extend to a longer lease: no one else holds the lock before the new"
+                            + " deadline the holder counts")
+                    .isEmpty();
             held.close();
         }
     }
@@ -127,8 +145,10 @@ class AzureBlobBackendTest {
             held.extend(Duration.ofSeconds(15));
             // the service frees it 15 s after the extend; 60 s after the grant if the extend was not honoured
             try (LockHandle next = rival.lock("extend-shorter").acquire(Duration.ofSeconds(40))) {
-                assertThat(held.isHeld()).as("azure-blob, extend to a shorter lease: the lock is free on the server"
-                        + " no earlier than the holder's own deadline").isFalse();
+                assertThat(held.isHeld())
+                        .as("azure-blob, extend to a shorter lease: the lock is free on the server"
+                                + " no earlier than the holder's own deadline")
+                        .isFalse();
                 assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
             }
         }
@@ -146,7 +166,8 @@ class AzureBlobBackendTest {
             before.close();
             Azurite.restartKeepingState(server);
             try (LockHandle after = locks.lock("restart").acquire(Duration.ofSeconds(20))) {
-                assertThat(after.fencingToken()).as("azure-blob, restart: tokens keep increasing across a restart")
+                assertThat(after.fencingToken())
+                        .as("azure-blob, restart: tokens keep increasing across a restart")
                         .isGreaterThan(before.fencingToken());
             }
         }
@@ -169,10 +190,13 @@ class AzureBlobBackendTest {
     @Test
     void leasesOutsideFifteenToSixtySecondsAreRejected() {
         assertThatThrownBy(() -> LockClient.open(uri("lease=10s")).lock("x").tryAcquire())
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("15s to 1m");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("15s to 1m");
         try (LockClient locks = LockClient.open(uri(""))) {
-            assertThatThrownBy(() -> locks.lock("x").withLease(Duration.ofSeconds(61)).tryAcquire())
-                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("1m");
+            assertThatThrownBy(() ->
+                            locks.lock("x").withLease(Duration.ofSeconds(61)).tryAcquire())
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("1m");
         }
         assertThat(LeaseTerm.seconds(Duration.ofMillis(15_001))).isEqualTo(16);
     }
@@ -192,7 +216,8 @@ class AzureBlobBackendTest {
     void theCustomEndpointFormWithAnAccountKeyWorks() {
         String uri = "azblob://127.0.0.1:" + server.port() + "/devstoreaccount1/" + CONTAINER;
         try (LockClient locks = LockClient.open(uri, java.util.Map.of("account-key", Azurite.accountKey(server)))) {
-            assertThat(locks.backend()).isEqualTo("azblob://127.0.0.1:" + server.port() + "/devstoreaccount1/" + CONTAINER);
+            assertThat(locks.backend())
+                    .isEqualTo("azblob://127.0.0.1:" + server.port() + "/devstoreaccount1/" + CONTAINER);
             locks.lock("keyed").acquire(Duration.ZERO).close();
         }
     }

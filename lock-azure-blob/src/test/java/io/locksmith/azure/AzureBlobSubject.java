@@ -34,8 +34,11 @@ final class AzureBlobSubject extends ProxiedSubject {
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().minimumLease(Duration.ofSeconds(15)).testLease(Duration.ofSeconds(15))
-                .nativeWakeUp(false).fifo(false)
+        return Capabilities.builder()
+                .minimumLease(Duration.ofSeconds(15))
+                .testLease(Duration.ofSeconds(15))
+                .nativeWakeUp(false)
+                .fifo(false)
                 // leases are the service's; and Azurite 3.37 reads every lease back as expired after
                 // a restart (docs/backends/azure-blob.md), which the real service does not
                 .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER)
@@ -45,14 +48,18 @@ final class AzureBlobSubject extends ProxiedSubject {
     /** The development account's key, in the connection string Azurite is opened with. */
     @Override
     public Optional<SecretUri> secretUri() {
-        return Optional.of(new SecretUri("azblob:" + server().uri() + OPTIONS, Azurite.accountKey(server()),
+        return Optional.of(new SecretUri(
+                "azblob:" + server().uri() + OPTIONS,
+                Azurite.accountKey(server()),
                 "azblob:" + Azurite.throughPort(server(), port(unreachableAddress())) + OPTIONS));
     }
 
     @Override
     public void removeLockState(String key) {
         try {
-            new BlobLeaseClientBuilder().blobClient(admin.getBlobClient(BlobNames.blob(key))).buildClient()
+            new BlobLeaseClientBuilder()
+                    .blobClient(admin.getBlobClient(BlobNames.blob(key)))
+                    .buildClient()
                     .breakLeaseWithResponse(0, null, Duration.ofSeconds(10), null);
         } catch (BlobStorageException e) {
             if (e.getStatusCode() != 409 && e.getStatusCode() != 404) {

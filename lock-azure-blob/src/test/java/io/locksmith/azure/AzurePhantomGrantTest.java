@@ -36,13 +36,19 @@ class AzurePhantomGrantTest {
     }
 
     private static AzureBlobBackend backend() {
-        BlobContainerAsyncClient container = new BlobContainerClientBuilder().connectionString(server.uri())
-                .containerName(CONTAINER).buildAsyncClient();
+        BlobContainerAsyncClient container = new BlobContainerClientBuilder()
+                .connectionString(server.uri())
+                .containerName(CONTAINER)
+                .buildAsyncClient();
         return AzureBlobBackend.open(container, "azurite", AzureBlobSettings.DEFAULTS);
     }
 
     private static AcquireRequest request(String key, String owner) {
-        return AcquireRequest.of(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
+        return AcquireRequest.of(
+                key,
+                key,
+                owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()),
+                LEASE);
     }
 
     private static String key(String what) {
@@ -51,21 +57,26 @@ class AzurePhantomGrantTest {
 
     @Test
     void aRetryOfAnAttemptWhoseAnswerWasLostIsGrantedWithTheSameToken() {
-        try (AzureBlobBackend backend = backend(); AzureBlobBackend other = backend()) {
+        try (AzureBlobBackend backend = backend();
+                AzureBlobBackend other = backend()) {
             String key = key("retry");
             AcquireRequest waiter = request(key, "waiter");
             Grant lost = (Grant) backend.tryAcquire(waiter);
             AcquireResult retry = backend.tryAcquire(waiter);
-            assertThat(retry).as("azure-blob, own grant: a retry of the same request is granted its own lease")
+            assertThat(retry)
+                    .as("azure-blob, own grant: a retry of the same request is granted its own lease")
                     .isInstanceOf(Grant.class);
             assertThat(((Grant) retry).token())
-                    .as("azure-blob, own grant: the retry gets the token the lost answer carried, the fence written once")
+                    .as(
+                            "azure-blob, own grant: the retry gets the token the lost answer carried, the fence written once")
                     .isEqualTo(lost.token());
             // the same from a client that did not write the fence itself (nothing remembered, the metadata read)
             assertThat(((Grant) other.tryAcquire(waiter)).token())
-                    .as("azure-blob, own grant: the token in the metadata is the retry's").isEqualTo(lost.token());
+                    .as("azure-blob, own grant: the token in the metadata is the retry's")
+                    .isEqualTo(lost.token());
             assertThat(other.tryAcquire(request(key, "rival")))
-                    .as("azure-blob, mutual exclusion: the retried grant still holds the lock").isInstanceOf(Held.class);
+                    .as("azure-blob, mutual exclusion: the retried grant still holds the lock")
+                    .isInstanceOf(Held.class);
             backend.abandon(waiter);
         }
     }
@@ -78,9 +89,12 @@ class AzurePhantomGrantTest {
             Grant phantom = (Grant) backend.tryAcquire(gaveUp);
             backend.abandon(gaveUp);
             AcquireResult next = backend.tryAcquire(request(key, "next"));
-            assertThat(next).as("azure-blob, abandon: a lock taken by an attempt given up is takeable at once, not after"
-                    + " its lease").isInstanceOf(Grant.class);
-            assertThat(((Grant) next).token()).as("azure-blob, fencing: the next grant's token is greater")
+            assertThat(next)
+                    .as("azure-blob, abandon: a lock taken by an attempt given up is takeable at once, not after"
+                            + " its lease")
+                    .isInstanceOf(Grant.class);
+            assertThat(((Grant) next).token())
+                    .as("azure-blob, fencing: the next grant's token is greater")
                     .isGreaterThan(phantom.token());
             backend.abandon(gaveUp);
             assertThat(backend.tryAcquire(request(key, "third")))

@@ -28,8 +28,10 @@ final class Azurite {
 
     /** @return a synchronous service client with the account key, for faults and checks */
     static BlobServiceClient admin(TestServer server) {
-        return new BlobServiceClientBuilder().connectionString(server.uri())
-                .httpClient(io.locksmith.azure.AzureBlobAddress.httpClient(Duration.ofSeconds(10))).buildClient();
+        return new BlobServiceClientBuilder()
+                .connectionString(server.uri())
+                .httpClient(io.locksmith.azure.AzureBlobAddress.httpClient(Duration.ofSeconds(10)))
+                .buildClient();
     }
 
     /**
@@ -42,15 +44,23 @@ final class Azurite {
     static void restartKeepingState(TestServer server) {
         String port = "--blobPort " + server.port() + " ";
         // the node process itself, not the watchdog shell above it (which ignores SIGTERM)
-        ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("node") || c.endsWith("nodejs")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains("azurite") && c.contains(port)).orElse(false))
+        ProcessHandle.current()
+                .descendants()
+                .filter(p -> p.info()
+                        .command()
+                        .map(c -> c.endsWith("node") || c.endsWith("nodejs"))
+                        .orElse(false))
+                .filter(p -> p.info()
+                        .commandLine()
+                        .map(c -> c.contains("azurite") && c.contains(port))
+                        .orElse(false))
                 .forEach(p -> {
                     p.destroy();
                     try {
                         p.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
                     } catch (Exception e) {
-                        throw new IllegalStateException("Azurite on port " + server.port() + " did not stop on SIGTERM", e);
+                        throw new IllegalStateException(
+                                "Azurite on port " + server.port() + " did not stop on SIGTERM", e);
                     }
                 });
         server.restart();

@@ -30,11 +30,16 @@ final class AzureBlobBench implements BackendBench {
     AzureBlobBench(TestServer server) {
         this.server = server;
         Duration timeout = Duration.ofSeconds(5);
-        this.container = new BlobServiceClientBuilder().connectionString(server.uri())
-                .httpClient(HttpClient.createDefault(new HttpClientOptions().setConnectTimeout(timeout)
-                        .setResponseTimeout(timeout).setReadTimeout(timeout).setWriteTimeout(timeout)))
+        this.container = new BlobServiceClientBuilder()
+                .connectionString(server.uri())
+                .httpClient(HttpClient.createDefault(new HttpClientOptions()
+                        .setConnectTimeout(timeout)
+                        .setResponseTimeout(timeout)
+                        .setReadTimeout(timeout)
+                        .setWriteTimeout(timeout)))
                 .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, timeout, null, null, null))
-                .buildClient().getBlobContainerClient(CONTAINER);
+                .buildClient()
+                .getBlobContainerClient(CONTAINER);
         container.createIfNotExists();
     }
 

@@ -55,8 +55,10 @@ public final class Bench {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--held" -> held = Integer.parseInt(args[++i]);
                 case "--hold-seconds" -> holdSeconds = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--backends " + String.join(",", BACKENDS.keySet()) + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]");
+                default ->
+                    throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--backends "
+                            + String.join(",", BACKENDS.keySet())
+                            + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]");
             }
         }
         Scenarios scenarios = new Scenarios(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
@@ -90,8 +92,14 @@ public final class Bench {
             progress(b, "round trip (ping)");
             Histogram ping = s.roundTrip(bench.roundTrip());
             rtt = micros(ping.getValueAtPercentile(50));
-            rows.add(new Result(b, "round trip (ping)", Scenarios.perSecond(ping), rtt, micros(ping.getValueAtPercentile(99)),
-                    Double.NaN, ""));
+            rows.add(new Result(
+                    b,
+                    "round trip (ping)",
+                    Scenarios.perSecond(ping),
+                    rtt,
+                    micros(ping.getValueAtPercentile(99)),
+                    Double.NaN,
+                    ""));
         }
         progress(b, "floor: client library pair");
         Histogram floor = s.floor(bench);
@@ -109,37 +117,69 @@ public final class Bench {
             Histogram heardAgain = s.uncontendedHeard(bench);
             double without = Math.max(Scenarios.perSecond(un), Scenarios.perSecond(again));
             Histogram best = Scenarios.perSecond(heard) >= Scenarios.perSecond(heardAgain) ? heard : heardAgain;
-            rows.add(row(b, "uncontended pair, a listener registered", best, Scenarios.perSecond(best) / floorRate,
-                    String.format(Locale.ROOT, "1 thread; %.3f of the pair without a listener (best of two runs each)",
+            rows.add(row(
+                    b,
+                    "uncontended pair, a listener registered",
+                    best,
+                    Scenarios.perSecond(best) / floorRate,
+                    String.format(
+                            Locale.ROOT,
+                            "1 thread; %.3f of the pair without a listener (best of two runs each)",
                             Scenarios.perSecond(best) / without)));
         }
         if (bench instanceof ZooKeeperBench zk) {
             progress(b, "Curator InterProcessMutex pair");
             Histogram mutex = zk.interProcessMutex(s);
-            rows.add(row(b, "Curator InterProcessMutex pair", mutex, Scenarios.perSecond(mutex) / floorRate, "1 thread"));
+            rows.add(row(
+                    b, "Curator InterProcessMutex pair", mutex, Scenarios.perSecond(mutex) / floorRate, "1 thread"));
         }
         progress(b, "contended: 8 threads, 2 clients, 1 name");
         Scenarios.Contended c = s.contended(bench, 8, 1);
-        String handoff = String.format(Locale.ROOT, "handoff p50 %.1f µs, p99 %.1f µs",
-                (double) c.handoffMicros().getValueAtPercentile(50), (double) c.handoffMicros().getValueAtPercentile(99));
+        String handoff = String.format(
+                Locale.ROOT,
+                "handoff p50 %.1f µs, p99 %.1f µs",
+                (double) c.handoffMicros().getValueAtPercentile(50),
+                (double) c.handoffMicros().getValueAtPercentile(99));
         if (rtt > 0) {
-            handoff += String.format(Locale.ROOT, " (%.1f round trips)", c.handoffMicros().getValueAtPercentile(50) / rtt);
+            handoff += String.format(
+                    Locale.ROOT, " (%.1f round trips)", c.handoffMicros().getValueAtPercentile(50) / rtt);
         }
-        rows.add(new Result(b, "contended: 8 threads, 2 clients, 1 name", c.grantsPerSecond(),
-                c.waitMicros().getValueAtPercentile(50), c.waitMicros().getValueAtPercentile(99), Double.NaN,
+        rows.add(new Result(
+                b,
+                "contended: 8 threads, 2 clients, 1 name",
+                c.grantsPerSecond(),
+                c.waitMicros().getValueAtPercentile(50),
+                c.waitMicros().getValueAtPercentile(99),
+                Double.NaN,
                 "latency = wait; " + handoff));
         progress(b, "spread: 8 threads, 2 clients, 1,000 names");
         Scenarios.Contended spread = s.contended(bench, 8, 1000);
-        rows.add(new Result(b, "spread: 8 threads, 2 clients, 1,000 names", spread.grantsPerSecond(),
-                spread.waitMicros().getValueAtPercentile(50), spread.waitMicros().getValueAtPercentile(99), Double.NaN,
+        rows.add(new Result(
+                b,
+                "spread: 8 threads, 2 clients, 1,000 names",
+                spread.grantsPerSecond(),
+                spread.waitMicros().getValueAtPercentile(50),
+                spread.waitMicros().getValueAtPercentile(99),
+                Double.NaN,
                 "latency = acquire"));
         if (bench.uri() != null && heldLocks > 0) {
-            progress(b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", heldLocks, heldFor.toSeconds()));
+            progress(
+                    b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", heldLocks, heldFor.toSeconds()));
             HeldAtScale.Outcome o = HeldAtScale.run(bench.uri(), heldLocks, heldFor, Duration.ofSeconds(15));
-            rows.add(new Result(b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", o.locks(),
-                    heldFor.toSeconds()), -1, -1, -1, Double.NaN, String.format(Locale.ROOT,
-                    "%.1f renewal calls per tick; client CPU %.1f%% of a core; %.0f bytes of client heap per lock; %d lost",
-                    o.callsPerTick(), o.cpuPercent(), o.heapBytesPerLock(), o.lost())));
+            rows.add(new Result(
+                    b,
+                    String.format(Locale.ROOT, "held at scale: %,d locks for %d s", o.locks(), heldFor.toSeconds()),
+                    -1,
+                    -1,
+                    -1,
+                    Double.NaN,
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f renewal calls per tick; client CPU %.1f%% of a core; %.0f bytes of client heap per lock; %d lost",
+                            o.callsPerTick(),
+                            o.cpuPercent(),
+                            o.heapBytesPerLock(),
+                            o.lost())));
         }
         return rows;
     }
@@ -150,8 +190,14 @@ public final class Bench {
     }
 
     private static Result row(String backend, String scenario, Histogram nanos, double ratio, String note) {
-        return new Result(backend, scenario, Scenarios.perSecond(nanos), micros(nanos.getValueAtPercentile(50)),
-                micros(nanos.getValueAtPercentile(99)), ratio, note);
+        return new Result(
+                backend,
+                scenario,
+                Scenarios.perSecond(nanos),
+                micros(nanos.getValueAtPercentile(50)),
+                micros(nanos.getValueAtPercentile(99)),
+                ratio,
+                note);
     }
 
     private static double micros(double nanos) {
@@ -160,9 +206,17 @@ public final class Bench {
 
     private static String report(List<Result> results, List<String> versions, String args) {
         StringBuilder md = new StringBuilder();
-        md.append("Run ").append(Instant.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores, Java ").append(Runtime.version()).append("; ").append(String.join("; ", versions))
-                .append("; arguments: ").append(args.isEmpty() ? "(defaults)" : args).append("\n\n");
+        md.append("Run ")
+                .append(Instant.now())
+                .append(" on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ")
+                .append(Runtime.version())
+                .append("; ")
+                .append(String.join("; ", versions))
+                .append("; arguments: ")
+                .append(args.isEmpty() ? "(defaults)" : args)
+                .append("\n\n");
         md.append("| backend | scenario | per second | p50 | p99 | ratio to floor | notes |\n");
         md.append("|---|---|---|---|---|---|---|\n");
         results.forEach(r -> md.append(r.markdownRow()).append('\n'));
@@ -171,7 +225,9 @@ public final class Bench {
 
     private static String json(List<Result> results, List<String> versions) {
         return "{\"cores\":" + Runtime.getRuntime().availableProcessors() + ",\"java\":\"" + Runtime.version()
-                + "\",\"servers\":[" + versions.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(","))
-                + "],\"results\":[\n" + results.stream().map(Result::json).collect(Collectors.joining(",\n")) + "\n]}\n";
+                + "\",\"servers\":["
+                + versions.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(","))
+                + "],\"results\":[\n" + results.stream().map(Result::json).collect(Collectors.joining(",\n"))
+                + "\n]}\n";
     }
 }

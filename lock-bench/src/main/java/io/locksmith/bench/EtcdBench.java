@@ -27,7 +27,9 @@ final class EtcdBench implements BackendBench {
 
     EtcdBench(TestServer server) {
         this.server = server;
-        this.client = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        this.client = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
     }
 
     @Override
@@ -61,7 +63,9 @@ final class EtcdBench implements BackendBench {
             @Override
             public void pair(String key) {
                 ByteSequence k = bytes("floor/" + key);
-                join(kv.txn().If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))).Then(Op.put(k, owner, onLease))
+                join(kv.txn()
+                        .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                        .Then(Op.put(k, owner, onLease))
                         .commit());
                 join(kv.delete(k));
             }

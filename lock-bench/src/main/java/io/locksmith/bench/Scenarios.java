@@ -86,26 +86,31 @@ final class Scenarios {
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             LockClient client = clients.get(t % clients.size());
-            Thread worker = new Thread(() -> {
-                while (System.nanoTime() < phase[1]) {
-                    String name = names == 1 ? "bench-contended" : "bench-spread-" + ThreadLocalRandom.current().nextInt(names);
-                    long asked = System.nanoTime();
-                    LockHandle h = client.lock(name).acquire(LONG_WAIT);
-                    long granted = System.nanoTime();
-                    boolean counted = granted > phase[0] && granted < phase[1];
-                    if (counted) {
-                        grants.incrementAndGet();
-                        waits.recordValue(Math.max(1, (granted - asked) / 1000));
-                        long released = releasedAt.get();
-                        if (names == 1 && released > asked) {
-                            // the previous holder let go while this thread waited: a handoff
-                            handoffs.recordValue(Math.max(1, (granted - released) / 1000));
+            Thread worker = new Thread(
+                    () -> {
+                        while (System.nanoTime() < phase[1]) {
+                            String name = names == 1
+                                    ? "bench-contended"
+                                    : "bench-spread-"
+                                            + ThreadLocalRandom.current().nextInt(names);
+                            long asked = System.nanoTime();
+                            LockHandle h = client.lock(name).acquire(LONG_WAIT);
+                            long granted = System.nanoTime();
+                            boolean counted = granted > phase[0] && granted < phase[1];
+                            if (counted) {
+                                grants.incrementAndGet();
+                                waits.recordValue(Math.max(1, (granted - asked) / 1000));
+                                long released = releasedAt.get();
+                                if (names == 1 && released > asked) {
+                                    // the previous holder let go while this thread waited: a handoff
+                                    handoffs.recordValue(Math.max(1, (granted - released) / 1000));
+                                }
+                            }
+                            releasedAt.set(System.nanoTime());
+                            h.close();
                         }
-                    }
-                    releasedAt.set(System.nanoTime());
-                    h.close();
-                }
-            }, "bench-" + t);
+                    },
+                    "bench-" + t);
             worker.start();
             workers.add(worker);
         }
@@ -113,7 +118,9 @@ final class Scenarios {
             w.join();
         }
         clients.forEach(LockClient::close);
-        return new Contended(grants.get() / (measure.toNanos() / 1e9), waits.getIntervalHistogram(),
+        return new Contended(
+                grants.get() / (measure.toNanos() / 1e9),
+                waits.getIntervalHistogram(),
                 handoffs.getIntervalHistogram());
     }
 

@@ -21,8 +21,12 @@ final class ZooKeeperBench implements BackendBench {
 
     ZooKeeperBench(TestServer server) {
         this.server = server;
-        this.curator = CuratorFrameworkFactory.builder().connectString(server.host() + ":" + server.port())
-                .sessionTimeoutMs(30_000).connectionTimeoutMs(5_000).retryPolicy(new RetryNTimes(0, 0)).build();
+        this.curator = CuratorFrameworkFactory.builder()
+                .connectString(server.host() + ":" + server.port())
+                .sessionTimeoutMs(30_000)
+                .connectionTimeoutMs(5_000)
+                .retryPolicy(new RetryNTimes(0, 0))
+                .build();
         curator.start();
     }
 

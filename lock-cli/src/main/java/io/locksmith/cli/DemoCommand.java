@@ -23,13 +23,22 @@ import picocli.CommandLine.Spec;
  * without locks, with locks, and with locks while one worker stalls past its lease — and a table
  * shows what each run booked.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Shows why distributed locks and fencing tokens matter.",
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Shows why distributed locks and fencing tokens matter.",
             "Worker processes charge the same orders without locks, with locks, and with locks while one worker",
-            "stalls past its lease (a long GC pause); a table shows what each run booked."},
+            "stalls past its lease (a long GC pause); a table shows what each run booked."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the story came out: duplicates without locks, none with them, the stale write refused",
-            "1:it did not", "2:bad arguments", "69:the backend could not be reached", "78:bad configuration (URI)"})
+        exitCodeList = {
+            "0:the story came out: duplicates without locks, none with them, the stale write refused",
+            "1:it did not",
+            "2:bad arguments",
+            "69:the backend could not be reached",
+            "78:bad configuration (URI)"
+        })
 final class DemoCommand implements Callable<Integer> {
 
     @Spec
@@ -44,7 +53,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--orders", paramLabel = "N", description = "Orders to charge (default: ${DEFAULT-VALUE}).")
     int orders = 200;
 
-    @Option(names = "--lease", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--lease",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "The locks' lease; the stalled worker freezes for longer (default: 2s).")
     Duration lease = Duration.ofSeconds(2);
 
@@ -73,10 +85,17 @@ final class DemoCommand implements Callable<Integer> {
             deleteQuietly(dir);
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-48s %8s %8s %11s %22s%n", "run", "charges", "orders", "duplicates",
+        System.out.printf(
+                Locale.ROOT,
+                "%-48s %8s %8s %11s %22s%n",
+                "run",
+                "charges",
+                "orders",
+                "duplicates",
                 "stale writes refused");
         for (Run r : runs) {
-            System.out.printf(Locale.ROOT, "%-48s %8d %8d %11d %22d%n", r.title, r.charges, r.orders, r.duplicates, r.rejected);
+            System.out.printf(
+                    Locale.ROOT, "%-48s %8d %8d %11d %22d%n", r.title, r.charges, r.orders, r.duplicates, r.rejected);
         }
         System.out.println();
         explain(runs).forEach(System.out::println);
@@ -85,7 +104,9 @@ final class DemoCommand implements Callable<Integer> {
 
     /** @return whether the runs (without locks, with locks, stalled) show what the demo is for */
     static boolean storyCameOut(List<Run> runs) {
-        return runs.get(0).duplicates > 0 && runs.get(1).duplicates == 0 && runs.get(2).duplicates == 0
+        return runs.get(0).duplicates > 0
+                && runs.get(1).duplicates == 0
+                && runs.get(2).duplicates == 0
                 && runs.get(2).rejected > 0;
     }
 
@@ -98,7 +119,8 @@ final class DemoCommand implements Callable<Integer> {
         if (without.duplicates > 0) {
             text.add("Without locks, workers that checked \"not charged yet\" at the same time both charged.");
         } else {
-            text.add("Without locks, no two workers charged the same order this time: the race is real but not certain;");
+            text.add(
+                    "Without locks, no two workers charged the same order this time: the race is real but not certain;");
             text.add("run again with more orders (--orders) or workers (--workers) to see it.");
         }
         if (with.duplicates == 0) {
@@ -123,7 +145,8 @@ final class DemoCommand implements Callable<Integer> {
         List<Process> processes = new ArrayList<>();
         Path log = Files.createTempFile(ledgerFile.getParent(), mode, ".log");
         for (int w = 1; w <= workers; w++) {
-            ProcessBuilder worker = new ProcessBuilder(javaCommand(mode, ledgerFile, w)).redirectErrorStream(true)
+            ProcessBuilder worker = new ProcessBuilder(javaCommand(mode, ledgerFile, w))
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             // by the environment, never the command line, which every user of the machine can read
             worker.environment().put(DemoWorker.URI_VARIABLE, backend);
@@ -141,8 +164,8 @@ final class DemoCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "\r  %-48s %4d of %d orders charged%n", title, totals[1], orders);
         for (Process p : processes) {
             if (p.exitValue() != 0) {
-                throw new io.locksmith.LockBackendException("a demo worker failed (exit " + p.exitValue() + "):\n"
-                        + Files.readString(log));
+                throw new io.locksmith.LockBackendException(
+                        "a demo worker failed (exit " + p.exitValue() + "):\n" + Files.readString(log));
             }
         }
         return new Run(title, totals[0], totals[1], totals[0] - totals[1], totals[2]);
@@ -151,14 +174,26 @@ final class DemoCommand implements Callable<Integer> {
     private List<String> javaCommand(String mode, Path ledger, int worker) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long stallNanos = lease.toNanos() * 3 / 2;
-        return List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
-                "-Dlocksmith.demo.stall-nanos=" + stallNanos, DemoWorker.class.getName(), mode, ledger.toString(),
-                Integer.toString(orders), Integer.toString(worker), Integer.toString(workers), Long.toString(lease.toMillis()));
+        return List.of(
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dlocksmith.demo.stall-nanos=" + stallNanos,
+                DemoWorker.class.getName(),
+                mode,
+                ledger.toString(),
+                Integer.toString(orders),
+                Integer.toString(worker),
+                Integer.toString(workers),
+                Long.toString(lease.toMillis()));
     }
 
     private static void deleteQuietly(Path dir) {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // a leftover temporary directory in the state directory is harmless
         }

@@ -41,8 +41,11 @@ public final class DemoWorker {
         int workers = Integer.parseInt(args[4]);
         Duration lease = Duration.ofMillis(Long.parseLong(args[5]));
         boolean stalls = mode.equals("stall") && worker == 1;
-        LockOptions options = LockOptions.builder().lease(lease).backoffMin(Duration.ofMillis(2))
-                .backoffMax(Duration.ofMillis(50)).build();
+        LockOptions options = LockOptions.builder()
+                .lease(lease)
+                .backoffMin(Duration.ofMillis(2))
+                .backoffMax(Duration.ofMillis(50))
+                .build();
         try (Ledger ledger = new Ledger(ledgerFile);
                 LockClient locks = mode.equals("none") ? null : LockClient.open(uri, options)) {
             awaitStart(ledger, worker, workers);

@@ -58,7 +58,8 @@ final class Ledger implements AutoCloseable {
 
     /** @return how many workers are up */
     int readyCount() throws SQLException {
-        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT count(*) FROM ready")) {
+        try (Statement s = connection.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM ready")) {
             r.next();
             return r.getInt(1);
         }
@@ -122,8 +123,9 @@ final class Ledger implements AutoCloseable {
     /** @return charges booked, distinct orders charged, and stale charges refused */
     long[] totals() throws SQLException {
         try (Statement s = connection.createStatement();
-                ResultSet r = s.executeQuery("SELECT (SELECT count(*) FROM charges), (SELECT count(DISTINCT order_id) FROM"
-                        + " charges), (SELECT count(*) FROM rejections)")) {
+                ResultSet r =
+                        s.executeQuery("SELECT (SELECT count(*) FROM charges), (SELECT count(DISTINCT order_id) FROM"
+                                + " charges), (SELECT count(*) FROM rejections)")) {
             r.next();
             return new long[] {r.getLong(1), r.getLong(2), r.getLong(3)};
         }

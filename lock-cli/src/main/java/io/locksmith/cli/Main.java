@@ -14,16 +14,31 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code locksmith} command. */
-@Command(name = "locksmith", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "locksmith",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "Distributed locks from the command line.",
-        subcommands = {DemoCommand.class, RunCommand.class, StatusCommand.class, BenchCommand.class, TckCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {
+            DemoCommand.class,
+            RunCommand.class,
+            StatusCommand.class,
+            BenchCommand.class,
+            TckCommand.class,
+            CommandLine.HelpCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done (run: the command's own exit code)", "1:the demo's story did not come out; tck: a rule failed",
-                "2:bad arguments (an unknown option, a missing or malformed value, an empty or too long lock name)",
-                "69:the backend could not be reached", "75:the lock stayed held for the whole wait",
-                "76:the lock was lost while the command ran", "78:bad configuration (URI, options, provider)",
-                "127:the command to run was not found", "128+N:run was stopped by signal N (143: SIGTERM, 130: Ctrl-C)"})
+        exitCodeList = {
+            "0:done (run: the command's own exit code)",
+            "1:the demo's story did not come out; tck: a rule failed",
+            "2:bad arguments (an unknown option, a missing or malformed value, an empty or too long lock name)",
+            "69:the backend could not be reached",
+            "75:the lock stayed held for the whole wait",
+            "76:the lock was lost while the command ran",
+            "78:bad configuration (URI, options, provider)",
+            "127:the command to run was not found",
+            "128+N:run was stopped by signal N (143: SIGTERM, 130: Ctrl-C)"
+        })
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -54,7 +69,8 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: demo, run, status, bench, tck");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "a subcommand is needed: demo, run, status, bench, tck");
     }
 
     /**
@@ -69,7 +85,8 @@ public final class Main implements Runnable {
         try {
             return check.get();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), Redaction.redact(String.valueOf(e.getMessage())), e);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), Redaction.redact(String.valueOf(e.getMessage())), e);
         }
     }
 

@@ -26,17 +26,31 @@ import picocli.CommandLine.Spec;
  * a shutdown hook, so that the next holder never overlaps a command still running. The JVM then
  * exits 128 + the signal's number, as a shell does.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Runs a command while holding a lock, renewing it; like flock(1), across machines.",
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs a command while holding a lock, renewing it; like flock(1), across machines.",
             "The command gets the lock's fencing token in LOCKSMITH_FENCING_TOKEN and its name in LOCKSMITH_LOCK_NAME.",
-            "On SIGTERM, SIGINT or SIGHUP the command is sent SIGTERM (SIGKILL after --grace) and the lock released."},
+            "On SIGTERM, SIGINT or SIGHUP the command is sent SIGTERM (SIGKILL after --grace) and the lock released."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"N:the command's own exit code", "2:bad arguments", "69:the backend could not be reached",
-            "75:the lock stayed held for the whole --wait", "76:the lock was lost while the command ran",
-            "78:bad configuration", "127:the command was not found", "128+N:stopped by signal N (143: SIGTERM)"})
+        exitCodeList = {
+            "N:the command's own exit code",
+            "2:bad arguments",
+            "69:the backend could not be reached",
+            "75:the lock stayed held for the whole --wait",
+            "76:the lock was lost while the command ran",
+            "78:bad configuration",
+            "127:the command was not found",
+            "128+N:stopped by signal N (143: SIGTERM)"
+        })
 final class RunCommand implements Callable<Integer> {
 
-    enum OnLost { TERMINATE, WARN }
+    enum OnLost {
+        TERMINATE,
+        WARN
+    }
 
     /** How long the shutdown hook waits for the main thread's release once the command ended. */
     private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(30);
@@ -50,28 +64,45 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock's name.")
     String name;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "CMD", description = "The command and its arguments, after --.")
+    @Parameters(
+            index = "1..*",
+            arity = "1..*",
+            paramLabel = "CMD",
+            description = "The command and its arguments, after --.")
     List<String> command;
 
-    @Option(names = "--wait", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--wait",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "How long to wait for the lock; 0 fails at once if it is held (default: wait indefinitely).")
     Duration wait = Duration.ofDays(36_500);
 
-    @Option(names = "--lease", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--lease",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "The lease, renewed while the command runs (default: the backend's default, 30s).")
     Duration lease;
 
-    @Option(names = "--on-lost", paramLabel = "POLICY",
-            description = "What to do if the lock is lost while the command runs: terminate (SIGTERM, then SIGKILL after"
-                    + " --grace) or warn. Either way the exit code is 76. Default: terminate.")
+    @Option(
+            names = "--on-lost",
+            paramLabel = "POLICY",
+            description =
+                    "What to do if the lock is lost while the command runs: terminate (SIGTERM, then SIGKILL after"
+                            + " --grace) or warn. Either way the exit code is 76. Default: terminate.")
     OnLost onLost = OnLost.TERMINATE;
 
-    @Option(names = "--grace", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--grace",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "How long a terminated command has to exit before it is killed (default: 10s).")
     Duration grace = Duration.ofSeconds(10);
 
     /** Guards {@link #child} and {@link #stopping} between the main thread and the shutdown hook. */
     private final Object lifecycle = new Object();
+
     private Process child;
     private boolean stopping;
     /** Counted down once the main thread has released the lock and closed the client. */
@@ -79,8 +110,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        LockOptions options = Main.argument(spec,
-                () -> lease == null ? LockOptions.defaults() : LockOptions.builder().lease(lease).build());
+        LockOptions options = Main.argument(
+                spec,
+                () -> lease == null
+                        ? LockOptions.defaults()
+                        : LockOptions.builder().lease(lease).build());
         LockClient locks = uri.open(options);
         Thread onSignal = new Thread(() -> stopThenRelease(locks), "locksmith-run-signal");
         try (locks) {

@@ -16,11 +16,19 @@ import picocli.CommandLine.Option;
  * {@code --provider} or an unreachable server is one message and exit 78 or 69, not forty failed
  * rules.
  */
-@Command(name = "tck", mixinStandardHelpOptions = true,
-        description = "Runs the compatibility kit (docs/tck.md) against the backend, printing a line per rule as it finishes.",
-        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:every required rule passed",
-            "1:a rule failed, or a required rule was skipped", "2:bad arguments", "69:the backend could not be reached",
-            "78:bad configuration (URI, provider)"})
+@Command(
+        name = "tck",
+        mixinStandardHelpOptions = true,
+        description =
+                "Runs the compatibility kit (docs/tck.md) against the backend, printing a line per rule as it finishes.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every required rule passed",
+            "1:a rule failed, or a required rule was skipped",
+            "2:bad arguments",
+            "69:the backend could not be reached",
+            "78:bad configuration (URI, provider)"
+        })
 final class TckCommand implements Callable<Integer> {
 
     /** The system property the library reads to force a provider; see docs/providers.md. */
@@ -29,16 +37,25 @@ final class TckCommand implements Callable<Integer> {
     @Mixin
     UriOption uri = new UriOption();
 
-    @Option(names = "--provider", paramLabel = "NAME",
-            description = "The provider to test, by name (memory, redis, jdbc, etcd, zookeeper, azure-blob) or class name, "
-                    + "where several could open the URI (default: the one provider for its scheme).")
+    @Option(
+            names = "--provider",
+            paramLabel = "NAME",
+            description =
+                    "The provider to test, by name (memory, redis, jdbc, etcd, zookeeper, azure-blob) or class name, "
+                            + "where several could open the URI (default: the one provider for its scheme).")
     String provider;
 
-    @Option(names = "--lease", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--lease",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "The lease for rules about time (default: 1s).")
     Duration lease;
 
-    @Option(names = "--min-lease", paramLabel = "D", converter = Durations.class,
+    @Option(
+            names = "--min-lease",
+            paramLabel = "D",
+            converter = Durations.class,
             description = "The backend's shortest lease (default: 1ms).")
     Duration minLease;
 

@@ -23,7 +23,9 @@ final class UriOption {
     /** The environment variable read when {@code --uri} is not given. */
     static final String VARIABLE = "LOCKSMITH_URI";
 
-    @Option(names = "--uri", paramLabel = "URI",
+    @Option(
+            names = "--uri",
+            paramLabel = "URI",
             description = "The lock backend, e.g. redis://localhost:6379 (default: $LOCKSMITH_URI, else a SQLite file "
                     + "in ~/.local/state/locksmith)")
     String uri;
@@ -36,7 +38,8 @@ final class UriOption {
         if (uri != null) {
             if (uri.isBlank()) {
                 throw new LockConfigurationException("--uri is empty: give a lock URI (for example memory: or "
-                        + "redis://localhost:6379), or leave --uri out to use $" + VARIABLE + " or the local SQLite default");
+                        + "redis://localhost:6379), or leave --uri out to use $" + VARIABLE
+                        + " or the local SQLite default");
             }
             return uri;
         }
@@ -58,7 +61,9 @@ final class UriOption {
     /** @return {@code $XDG_STATE_HOME/locksmith}, else {@code ~/.local/state/locksmith}, created if missing */
     static Path stateDirectory() {
         String xdg = System.getenv("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "state");
+        Path base = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".local", "state");
         Path dir = base.resolve("locksmith");
         try {
             Files.createDirectories(dir);

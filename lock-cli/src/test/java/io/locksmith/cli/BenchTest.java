@@ -16,14 +16,30 @@ class BenchTest {
     @Test
     void aShortBenchRunsMemoryAndARealBackendShowingProgressAndWritesTheTable() throws Exception {
         Path out = dir.resolve("results");
-        Locksmith.Result r = Locksmith.run("bench", "--backends", "memory,redis", "--seconds", "1", "--warmup", "0",
-                "--held", "100", "--hold-seconds", "1", "--out", out.toString());
+        Locksmith.Result r = Locksmith.run(
+                "bench",
+                "--backends",
+                "memory,redis",
+                "--seconds",
+                "1",
+                "--warmup",
+                "0",
+                "--held",
+                "100",
+                "--hold-seconds",
+                "1",
+                "--out",
+                out.toString());
         assertThat(r.exitCode()).as("bench exits 0: %s", r.output()).isZero();
-        assertThat(r.output()).as("bench says what it is measuring while it runs")
-                .contains("bench: memory: uncontended pair").contains("bench: redis: held at scale");
+        assertThat(r.output())
+                .as("bench says what it is measuring while it runs")
+                .contains("bench: memory: uncontended pair")
+                .contains("bench: redis: held at scale");
         String table = Files.readString(out.resolve("benchmarks.md"));
-        assertThat(table).as("the table has the Redis rows, the held-at-scale phase shortened")
-                .contains("| redis | uncontended pair |").contains("held at scale: 100 locks for 1 s");
+        assertThat(table)
+                .as("the table has the Redis rows, the held-at-scale phase shortened")
+                .contains("| redis | uncontended pair |")
+                .contains("held at scale: 100 locks for 1 s");
         assertThat(out.resolve("benchmarks.json")).as("the JSON results").isNotEmptyFile();
     }
 }

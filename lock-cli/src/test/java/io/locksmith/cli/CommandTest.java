@@ -45,13 +45,15 @@ class CommandTest {
         Path second = dir.resolve("second.log");
         Process a = Locksmith.start(first, "run", "job", "--uri", uri, "--", "sh", "-c", script);
         Process b = Locksmith.start(second, "run", "job", "--uri", uri, "--", "sh", "-c", script);
-        assertThat(a.waitFor(2, TimeUnit.MINUTES) && b.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(a.waitFor(2, TimeUnit.MINUTES) && b.waitFor(2, TimeUnit.MINUTES))
+                .isTrue();
         assertThat(a.exitValue()).as(Files.readString(first)).isZero();
         assertThat(b.exitValue()).as(Files.readString(second)).isZero();
         long[] x = span(Files.readString(first));
         long[] y = span(Files.readString(second));
-        assertThat(x[1] <= y[0] || y[1] <= x[0]).as("the two runs' intervals %s and %s do not overlap",
-                List.of(x[0], x[1]), List.of(y[0], y[1])).isTrue();
+        assertThat(x[1] <= y[0] || y[1] <= x[0])
+                .as("the two runs' intervals %s and %s do not overlap", List.of(x[0], x[1]), List.of(y[0], y[1]))
+                .isTrue();
         assertThat(x[2]).as("fencing tokens differ").isNotEqualTo(y[2]);
     }
 
@@ -59,13 +61,15 @@ class CommandTest {
         Matcher start = Pattern.compile("start (\\d+) (\\d+)").matcher(output);
         Matcher end = Pattern.compile("end (\\d+)").matcher(output);
         assertThat(start.find() && end.find()).as("timestamps in %s", output).isTrue();
-        return new long[] {Long.parseLong(start.group(1)), Long.parseLong(end.group(1)), Long.parseLong(start.group(2))};
+        return new long[] {Long.parseLong(start.group(1)), Long.parseLong(end.group(1)), Long.parseLong(start.group(2))
+        };
     }
 
     @Test
     void waitZeroFailsAtOnceWhenHeldAndTheCommandsExitCodeIsReturned() throws Exception {
         Path log = dir.resolve("holder.log");
-        Process holder = Locksmith.start(log, "run", "busy", "--uri", sqlite(), "--", "sh", "-c", "echo holding; sleep 20");
+        Process holder =
+                Locksmith.start(log, "run", "busy", "--uri", sqlite(), "--", "sh", "-c", "echo holding; sleep 20");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.readString(log).contains("holding") && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(50); // polling a file a separate process writes
@@ -74,7 +78,8 @@ class CommandTest {
         holder.destroy();
         assertThat(busy.exitCode()).as(busy.output()).isEqualTo(ExitCodes.LOCK_HELD);
         assertThat(busy.output()).contains("'busy'");
-        Locksmith.Result code = Locksmith.run("run", "free", "--wait", "0", "--uri", sqlite(), "--", "sh", "-c", "exit 7");
+        Locksmith.Result code =
+                Locksmith.run("run", "free", "--wait", "0", "--uri", sqlite(), "--", "sh", "-c", "exit 7");
         assertThat(code.exitCode()).as(code.output()).isEqualTo(7);
         Locksmith.Result missing = Locksmith.run("run", "free", "--uri", sqlite(), "--", "no-such-command-here");
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
@@ -86,8 +91,18 @@ class CommandTest {
         RedisClient admin = RedisClient.create(redis.uri());
         try (StatefulRedisConnection<String, String> c = admin.connect()) {
             Path log = dir.resolve("lost.log");
-            Process p = Locksmith.start(log, "run", "doomed", "--lease", "1s", "--uri", redis.uri(), "--",
-                    "sh", "-c", "echo running; sleep 60");
+            Process p = Locksmith.start(
+                    log,
+                    "run",
+                    "doomed",
+                    "--lease",
+                    "1s",
+                    "--uri",
+                    redis.uri(),
+                    "--",
+                    "sh",
+                    "-c",
+                    "echo running; sleep 60");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             List<String> keys = new ArrayList<>();
             while (keys.isEmpty() && System.nanoTime() < deadline) {
@@ -96,7 +111,9 @@ class CommandTest {
             }
             assertThat(keys).as("the run took the lock").hasSize(1);
             c.sync().del(keys.get(0)); // an operator removes the lock behind the holder's back
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the command was terminated").isTrue();
+            assertThat(p.waitFor(30, TimeUnit.SECONDS))
+                    .as("the command was terminated")
+                    .isTrue();
             assertThat(p.exitValue()).as(Files.readString(log)).isEqualTo(ExitCodes.LOCK_LOST);
             assertThat(Files.readString(log)).contains("was lost");
         } finally {
@@ -111,17 +128,25 @@ class CommandTest {
                 LockHandle held = locks.lock("reports").acquire(Duration.ZERO)) {
             Locksmith.Result status = Locksmith.run("status", "reports", "idle", "--uri", redis.uri());
             assertThat(status.exitCode()).as(status.output()).isZero();
-            assertThat(status.output()).contains("reports: held by").contains("token " + held.fencingToken())
+            assertThat(status.output())
+                    .contains("reports: held by")
+                    .contains("token " + held.fencingToken())
                     .contains("idle: free");
         }
     }
 
     @Test
     void badArgumentsExitWithAUsageMessageAndCodeTwo() throws Exception {
-        for (String[] args : List.of(new String[] {"run"}, new String[] {"run", "x"}, new String[] {"nonsense"},
-                new String[] {"run", "x", "--wait", "soon", "--", "true"}, new String[] {"status"})) {
+        for (String[] args : List.of(
+                new String[] {"run"},
+                new String[] {"run", "x"},
+                new String[] {"nonsense"},
+                new String[] {"run", "x", "--wait", "soon", "--", "true"},
+                new String[] {"status"})) {
             Locksmith.Result r = Locksmith.run(args);
-            assertThat(r.exitCode()).as(String.join(" ", args) + ": " + r.output()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.exitCode())
+                    .as(String.join(" ", args) + ": " + r.output())
+                    .isEqualTo(ExitCodes.USAGE);
             assertThat(r.output()).contains("Usage:");
         }
         for (String sub : List.of("demo", "run", "status", "bench", "tck")) {

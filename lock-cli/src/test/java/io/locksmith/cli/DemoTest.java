@@ -33,8 +33,14 @@ class DemoTest {
         TestServer redis = TestServers.redis();
         RedisClient admin = RedisClient.create(redis.uri());
         try (StatefulRedisConnection<String, String> c = admin.connect()) {
-            c.sync().aclSetuser("demo-user", io.lettuce.core.AclSetuserArgs.Builder.on().addPassword(PASSWORD)
-                    .allKeys().allChannels().allCommands());
+            c.sync()
+                    .aclSetuser(
+                            "demo-user",
+                            io.lettuce.core.AclSetuserArgs.Builder.on()
+                                    .addPassword(PASSWORD)
+                                    .allKeys()
+                                    .allChannels()
+                                    .allCommands());
         } finally {
             admin.shutdown();
         }
@@ -46,15 +52,25 @@ class DemoTest {
         while (!demo.waitFor(20, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
             exposed.addAll(commandLinesContaining(PASSWORD)); // what ps(1) shows every user on the machine
         }
-        assertThat(demo.isAlive()).as("the demo finished within 4 minutes: %s", Files.readString(log)).isFalse();
+        assertThat(demo.isAlive())
+                .as("the demo finished within 4 minutes: %s", Files.readString(log))
+                .isFalse();
         String output = Files.readString(log);
-        assertThat(exposed).as("command lines showing the backend's password during the demo").isEmpty();
+        assertThat(exposed)
+                .as("command lines showing the backend's password during the demo")
+                .isEmpty();
         assertThat(output).as("the demo's own output masks the password").doesNotContain(PASSWORD);
         assertThat(demo.exitValue()).as("the demo's story came out: %s", output).isZero();
-        assertThat(row(output, "without locks")[2]).as("duplicates without locks: %s", output).isPositive();
-        assertThat(row(output, "with locks")[2]).as("duplicates with locks: %s", output).isZero();
+        assertThat(row(output, "without locks")[2])
+                .as("duplicates without locks: %s", output)
+                .isPositive();
+        assertThat(row(output, "with locks")[2])
+                .as("duplicates with locks: %s", output)
+                .isZero();
         long[] stalled = row(output, "with locks, one worker stalled past its lease");
-        assertThat(stalled[2]).as("duplicates with locks and a stalled worker: %s", output).isZero();
+        assertThat(stalled[2])
+                .as("duplicates with locks and a stalled worker: %s", output)
+                .isZero();
         assertThat(stalled[3]).as("stale writes refused: %s", output).isPositive();
         assertThat(stalled[1]).as("every order charged: %s", output).isEqualTo(80);
     }
@@ -63,10 +79,14 @@ class DemoTest {
     void aBadUriFailsAtOnceWithCodeSeventyEightBeforeAnyRound() throws Exception {
         Locksmith.Result r = Locksmith.run("demo", "--uri", "redis://:hunter2@127.0.0.1:notaport");
         assertThat(r.exitCode()).as("a malformed URI exits 78: %s", r.output()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.output()).as("no round ran and the message is printed once, masked")
-                .doesNotContain("orders charged").doesNotContain("hunter2").doesNotContain("\tat ");
+        assertThat(r.output())
+                .as("no round ran and the message is printed once, masked")
+                .doesNotContain("orders charged")
+                .doesNotContain("hunter2")
+                .doesNotContain("\tat ");
         assertThat(Pattern.compile("Redis URI").matcher(r.output()).results().count())
-                .as("the reason is printed once: %s", r.output()).isEqualTo(1);
+                .as("the reason is printed once: %s", r.output())
+                .isEqualTo(1);
     }
 
     /** @return the command lines of this machine's processes that contain {@code secret} */
@@ -76,7 +96,8 @@ class DemoTest {
             for (Path proc : procs) {
                 String line;
                 try {
-                    line = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+                    line = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8)
+                            .replace('\0', ' ');
                 } catch (IOException gone) {
                     continue; // the process ended meanwhile
                 }
@@ -90,9 +111,14 @@ class DemoTest {
 
     /** @return charges, orders, duplicates, refused for the table row titled {@code title} */
     static long[] row(String output, String title) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(title) + "\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)$").matcher(output);
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(title) + "\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)$")
+                .matcher(output);
         assertThat(m.find()).as("a row '%s' in:%n%s", title, output).isTrue();
-        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-            Long.parseLong(m.group(4))};
+        return new long[] {
+            Long.parseLong(m.group(1)),
+            Long.parseLong(m.group(2)),
+            Long.parseLong(m.group(3)),
+            Long.parseLong(m.group(4))
+        };
     }
 }

@@ -22,21 +22,30 @@ class InputTest {
     void anEmptyUriIsRefusedInsteadOfFallingBackToTheLocalDefault() throws Exception {
         // a cron line's --uri "$LOCKS" with LOCKS unset: every machine would take its own local lock
         Locksmith.Result option = Locksmith.run("run", "job", "--uri", "", "--", "echo", "ran");
-        assertThat(option.exitCode()).as("--uri '' exits 78: %s", option.output()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(option.output()).as("--uri '' is refused and says why").contains("--uri is empty")
+        assertThat(option.exitCode())
+                .as("--uri '' exits 78: %s", option.output())
+                .isEqualTo(ExitCodes.CONFIG);
+        assertThat(option.output())
+                .as("--uri '' is refused and says why")
+                .contains("--uri is empty")
                 .doesNotContain("ran");
         Locksmith.Result variable = Locksmith.run(Map.of("LOCKSMITH_URI", " "), "run", "job", "--", "echo", "ran");
-        assertThat(variable.exitCode()).as("LOCKSMITH_URI=' ' exits 78: %s", variable.output())
+        assertThat(variable.exitCode())
+                .as("LOCKSMITH_URI=' ' exits 78: %s", variable.output())
                 .isEqualTo(ExitCodes.CONFIG);
-        assertThat(variable.output()).as("a blank LOCKSMITH_URI is refused and says why")
-                .contains("LOCKSMITH_URI is set but blank").doesNotContain("ran");
+        assertThat(variable.output())
+                .as("a blank LOCKSMITH_URI is refused and says why")
+                .contains("LOCKSMITH_URI is set but blank")
+                .doesNotContain("ran");
     }
 
     @Test
     void theOnLostPolicyIsReadInAnyCase() throws Exception {
         for (String policy : List.of("warn", "WARN", "Terminate")) {
             Locksmith.Result r = Locksmith.run("run", "job", "--on-lost", policy, "--uri", sqlite(), "--", "true");
-            assertThat(r.exitCode()).as("--on-lost %s is accepted: %s", policy, r.output()).isZero();
+            assertThat(r.exitCode())
+                    .as("--on-lost %s is accepted: %s", policy, r.output())
+                    .isZero();
         }
     }
 
@@ -44,14 +53,16 @@ class InputTest {
     void aBackendsHintIsPrintedAsTheLibraryWroteIt() throws Exception {
         Locksmith.Result r = Locksmith.run("status", "x", "--uri", "etcd:");
         assertThat(r.exitCode()).as(r.output()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.output()).as("the etcd provider's hint, not masked a second time")
+        assertThat(r.output())
+                .as("the etcd provider's hint, not masked a second time")
                 .contains("etcd://[user:password@]host1:2379");
     }
 
     @Test
     void aBadNameOrLeaseIsABadArgumentLikeAnUnparsableDuration() throws Exception {
         String tooLong = "n".repeat(1025);
-        for (String[] args : List.of(new String[] {"run", "", "--uri", sqlite(), "--", "true"},
+        for (String[] args : List.of(
+                new String[] {"run", "", "--uri", sqlite(), "--", "true"},
                 new String[] {"run", tooLong, "--uri", sqlite(), "--", "true"},
                 new String[] {"run", "x", "--lease", "0", "--uri", sqlite(), "--", "true"},
                 new String[] {"status", "", "--uri", sqlite()},
@@ -67,6 +78,8 @@ class InputTest {
     void versionNamesTheBuiltVersion() throws Exception {
         Locksmith.Result r = Locksmith.run("--version");
         assertThat(r.exitCode()).as(r.output()).isZero();
-        assertThat(r.output().strip()).as("--version").isEqualTo("locksmith " + System.getProperty("locksmith.version"));
+        assertThat(r.output().strip())
+                .as("--version")
+                .isEqualTo("locksmith " + System.getProperty("locksmith.version"));
     }
 }

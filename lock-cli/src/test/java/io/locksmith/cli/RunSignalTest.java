@@ -28,17 +28,35 @@ class RunSignalTest {
     private void assertSigtermReleases(String uri) throws Exception {
         Path log = dir.resolve("held.log");
         // the lease is long, so only a release (not an expiry) can free the lock within the test
-        Process run = Locksmith.start(log, java.util.Map.of(), "run", "signalled", "--lease", "5m", "--uri", uri, "--",
-                "sh", "-c", "trap 'echo command got SIGTERM; exit 3' TERM; echo holding; while :; do sleep 1; done");
+        Process run = Locksmith.start(
+                log,
+                java.util.Map.of(),
+                "run",
+                "signalled",
+                "--lease",
+                "5m",
+                "--uri",
+                uri,
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo command got SIGTERM; exit 3' TERM; echo holding; while :; do sleep 1; done");
         Locksmith.awaitOutput(log, "holding", run);
         run.destroy(); // SIGTERM, as kill(1), systemd or a CI runner send it
-        assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("run exits after SIGTERM: %s", Files.readString(log)).isTrue();
-        assertThat(run.exitValue()).as("run exits 128+15 after SIGTERM: %s", Files.readString(log)).isEqualTo(143);
-        Locksmith.Result next = Locksmith.run("run", "signalled", "--wait", "0", "--uri", uri, "--", "echo", "next ran");
-        assertThat(next.exitCode()).as("the lock was released: the next run --wait 0 gets it at once: %s", next.output())
+        assertThat(run.waitFor(60, TimeUnit.SECONDS))
+                .as("run exits after SIGTERM: %s", Files.readString(log))
+                .isTrue();
+        assertThat(run.exitValue())
+                .as("run exits 128+15 after SIGTERM: %s", Files.readString(log))
+                .isEqualTo(143);
+        Locksmith.Result next =
+                Locksmith.run("run", "signalled", "--wait", "0", "--uri", uri, "--", "echo", "next ran");
+        assertThat(next.exitCode())
+                .as("the lock was released: the next run --wait 0 gets it at once: %s", next.output())
                 .isZero();
         assertThat(next.output()).contains("next ran");
-        assertThat(Files.readString(log)).as("the command was sent SIGTERM, and ended before run did")
+        assertThat(Files.readString(log))
+                .as("the command was sent SIGTERM, and ended before run did")
                 .contains("command got SIGTERM");
     }
 }

@@ -27,8 +27,11 @@ class TckTest {
         }
         args.addAll(List.of(more));
         Locksmith.Result r = Locksmith.run(args.toArray(String[]::new));
-        assertThat(r.exitCode()).as("[%s] the kit passes: %s", provider, r.output()).isZero();
-        assertThat(r.output()).as("[%s] a line per rule", provider)
+        assertThat(r.exitCode())
+                .as("[%s] the kit passes: %s", provider, r.output())
+                .isZero();
+        assertThat(r.output())
+                .as("[%s] a line per rule", provider)
                 .containsPattern("(?m)^required_mutualExclusion\\w*\\s+passed")
                 .containsPattern("(?m)^\\d+ passed, 0 failed, \\d+ skipped$");
     }
@@ -37,7 +40,10 @@ class TckTest {
     void anUnknownProviderNameIsAConfigurationErrorBeforeAnyRuleRuns() throws Exception {
         Locksmith.Result r = Locksmith.run("tck", "--uri", "memory://cli-tck", "--provider", "no-such-provider");
         assertThat(r.exitCode()).as(r.output()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.output()).as("names the provider and those found").contains("no-such-provider").contains("memory")
+        assertThat(r.output())
+                .as("names the provider and those found")
+                .contains("no-such-provider")
+                .contains("memory")
                 .doesNotContain("passed,");
     }
 }

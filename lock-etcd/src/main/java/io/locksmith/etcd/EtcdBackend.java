@@ -60,16 +60,24 @@ final class EtcdBackend implements LockBackend {
         this.context = context;
         this.orphans = new EtcdOrphans(kv, context.scheduler());
         this.deletions = new EtcdDeletions(kv, client.getWatchClient(), keys, context);
-        this.leases = new EtcdLeases(client.getLeaseClient(), calls, context.scheduler(), context.ticker(),
-                deletions::leaseDied);
+        this.leases = new EtcdLeases(
+                client.getLeaseClient(), calls, context.scheduler(), context.ticker(), deletions::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, calls, context.ticker());
         this.reconnect = EtcdReconnect.keep(client, context.scheduler(), context.ticker(), calls.timeout());
     }
 
     /** Checks that the cluster answers (and takes the credentials), then starts watching for deletions. */
     EtcdBackend start() {
-        long revision = calls.await(kv.get(keys.namespacePrefix(), GetOption.builder().withCountOnly(true)
-                .isPrefix(true).build()), "connecting").getHeader().getRevision();
+        long revision = calls.await(
+                        kv.get(
+                                keys.namespacePrefix(),
+                                GetOption.builder()
+                                        .withCountOnly(true)
+                                        .isPrefix(true)
+                                        .build()),
+                        "connecting")
+                .getHeader()
+                .getRevision();
         deletions.start(revision + 1);
         return this;
     }
@@ -90,7 +98,8 @@ final class EtcdBackend implements LockBackend {
         if (put.holds()) {
             // putting a key on a lease does not refresh the lease: the grant's server deadline rests
             // on the lease's last answered keep-alive, which may have been sent before this attempt
-            return new Grant(put.entry().revision, put.entry()).confirmedAt(put.entry().lease.confirmedAt());
+            return new Grant(put.entry().revision, put.entry())
+                    .confirmedAt(put.entry().lease.confirmedAt());
         }
         // a try never waits: leave the queue at once
         try {
@@ -111,15 +120,34 @@ final class EtcdBackend implements LockBackend {
     private Put put(AcquireRequest request) {
         EtcdLease lease = leases.forTtl(EtcdLeases.ttlSeconds(request.lease().toMillis()), request.name());
         ByteSequence own = keys.own(request.key(), request.owner());
-        GetOption oldest = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
-                .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build();
+        GetOption oldest = GetOption.builder()
+                .isPrefix(true)
+                .withKeysOnly(true)
+                .withLimit(1)
+                .withSortField(GetOption.SortTarget.CREATE)
+                .withSortOrder(GetOption.SortOrder.ASCEND)
+                .build();
         orphans.adopt(own); // a retry of this owner's acquisition: its key is no longer an orphan to delete
         TxnResponse response;
         try {
-            response = calls.await(kv.txn().Then(
-                    Op.put(own, EtcdKeys.bytes(request.name()), PutOption.builder().withLeaseId(lease.id).build()),
-                    Op.get(own, GetOption.builder().withKeysOnly(true).build()),
-                    Op.get(keys.lockPrefix(request.key()), oldest)).commit(), "acquisition", request.name());
+            response = calls.await(
+                    kv.txn()
+                            .Then(
+                                    Op.put(
+                                            own,
+                                            EtcdKeys.bytes(request.name()),
+                                            PutOption.builder()
+                                                    .withLeaseId(lease.id)
+                                                    .build()),
+                                    Op.get(
+                                            own,
+                                            GetOption.builder()
+                                                    .withKeysOnly(true)
+                                                    .build()),
+                                    Op.get(keys.lockPrefix(request.key()), oldest))
+                            .commit(),
+                    "acquisition",
+                    request.name());
         } catch (LockBackendException e) {
             if (EtcdCalls.leaseNotFound(e)) {
                 leases.ended(lease); // expired on the server: the next attempt grants a new one

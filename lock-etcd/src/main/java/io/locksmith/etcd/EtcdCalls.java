@@ -34,15 +34,17 @@ final class EtcdCalls {
             return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new LockBackendException(call + " got no answer from " + description + " within "
-                    + timeout.toMillis() + " ms (are the endpoints up, and is a quorum of members?)", e);
+            throw new LockBackendException(
+                    call + " got no answer from " + description + " within " + timeout.toMillis()
+                            + " ms (are the endpoints up, and is a quorum of members?)",
+                    e);
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
             throw new LockBackendException(call + " was interrupted", e);
         } catch (ExecutionException e) {
-            throw new LockBackendException(call + " failed on " + description + ": " + message(e.getCause()),
-                    e.getCause());
+            throw new LockBackendException(
+                    call + " failed on " + description + ": " + message(e.getCause()), e.getCause());
         }
     }
 

@@ -69,9 +69,17 @@ final class EtcdDeletions implements AutoCloseable {
                 return;
             }
             long generation = ++watchGeneration;
-            WatchOption option = WatchOption.builder().isPrefix(true).withNoPut(true).withProgressNotify(true)
-                    .withRevision(revision).build();
-            deletions = watch.watch(keys.namespacePrefix(), option, this::deleted, e -> watchEnded(generation, e),
+            WatchOption option = WatchOption.builder()
+                    .isPrefix(true)
+                    .withNoPut(true)
+                    .withProgressNotify(true)
+                    .withRevision(revision)
+                    .build();
+            deletions = watch.watch(
+                    keys.namespacePrefix(),
+                    option,
+                    this::deleted,
+                    e -> watchEnded(generation, e),
                     () -> watchEnded(generation, null));
         }
     }
@@ -108,14 +116,17 @@ final class EtcdDeletions implements AutoCloseable {
             }
             deletions = null;
         }
-        log.debug("the deletion watch ended ({}); watching again from a fresh look", cause == null ? "completed"
-                : EtcdCalls.message(cause));
+        log.debug(
+                "the deletion watch ended ({}); watching again from a fresh look",
+                cause == null ? "completed" : EtcdCalls.message(cause));
         context.scheduler().schedule(this::rewatch, REWATCH);
     }
 
     /** Looks at the namespace, reports what went unseen, and watches from the revision of that look. */
     private void rewatch() {
-        kv.get(keys.namespacePrefix(), GetOption.builder().isPrefix(true).withKeysOnly(true).build())
+        kv.get(
+                        keys.namespacePrefix(),
+                        GetOption.builder().isPrefix(true).withKeysOnly(true).build())
                 .whenComplete((r, e) -> {
                     if (e != null) {
                         context.scheduler().schedule(this::rewatch, REWATCH);
@@ -162,8 +173,11 @@ final class EtcdDeletions implements AutoCloseable {
                 for (HeldLease held : context.heldLeases().on(own.lockKey())) {
                     EtcdEntry entry = held.attachment(EtcdEntry.class);
                     if (held.owner().equals(own.owner()) && entry.deletedBy(deletedAt)) {
-                        context.events().lost(held.key(), held.owner(), entry.lease.alive()
-                                ? LossReason.OWNERSHIP_LOST : LossReason.SESSION_LOST);
+                        context.events()
+                                .lost(
+                                        held.key(),
+                                        held.owner(),
+                                        entry.lease.alive() ? LossReason.OWNERSHIP_LOST : LossReason.SESSION_LOST);
                     }
                 }
             });

@@ -18,8 +18,13 @@ import java.util.Optional;
  */
 final class EtcdInspector implements LockInspector {
 
-    private static final GetOption OLDEST = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(1)
-            .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build();
+    private static final GetOption OLDEST = GetOption.builder()
+            .isPrefix(true)
+            .withKeysOnly(true)
+            .withLimit(1)
+            .withSortField(GetOption.SortTarget.CREATE)
+            .withSortOrder(GetOption.SortOrder.ASCEND)
+            .build();
 
     private final Client client;
     private final EtcdKeys keys;
@@ -43,8 +48,10 @@ final class EtcdInspector implements LockInspector {
         String owner = holder.getKey().substring(prefix.size()).toString(StandardCharsets.UTF_8);
         Duration remaining = null;
         if (holder.getLease() != 0) {
-            long ttl = calls.await(client.getLeaseClient().timeToLive(holder.getLease(), LeaseOption.DEFAULT),
-                    "reading the lease of lock '" + key + "'").getTTL();
+            long ttl = calls.await(
+                            client.getLeaseClient().timeToLive(holder.getLease(), LeaseOption.DEFAULT),
+                            "reading the lease of lock '" + key + "'")
+                    .getTTL();
             remaining = ttl >= 0 ? Duration.ofSeconds(ttl) : null; // -1: the lease ended after the read
         }
         return Optional.of(new HolderState(owner, holder.getCreateRevision(), remaining));

@@ -64,11 +64,15 @@ final class EtcdLeases implements AutoCloseable {
                 throw new io.locksmith.LockClientClosedException(lockName, calls.description(), null);
             }
             long sentAt = ticker.nanoTime();
-            LeaseGrantResponse granted = calls.await(client.grant(ttl),
-                    "granting a " + ttl + " s etcd lease for lock '" + lockName + "'");
+            LeaseGrantResponse granted =
+                    calls.await(client.grant(ttl), "granting a " + ttl + " s etcd lease for lock '" + lockName + "'");
             if (granted.getTTL() > ttl) {
-                log.warn("{} granted a {} s lease for a {} s request: its minimum lease TTL is longer, so a crashed"
-                        + " holder's locks free later than their lease says", calls.description(), granted.getTTL(), ttl);
+                log.warn(
+                        "{} granted a {} s lease for a {} s request: its minimum lease TTL is longer, so a crashed"
+                                + " holder's locks free later than their lease says",
+                        calls.description(),
+                        granted.getTTL(),
+                        ttl);
             }
             EtcdLease created = new EtcdLease(granted.getID(), ttl, sentAt);
             Duration check = Duration.ofMillis(Math.max(1, TimeUnit.SECONDS.toMillis(ttl) / 6));
@@ -83,7 +87,8 @@ final class EtcdLeases implements AutoCloseable {
         if (sentAt - lease.confirmedAt() < TimeUnit.SECONDS.toNanos(lease.ttlSeconds) / 3 || !lease.startKeepAlive()) {
             return;
         }
-        client.keepAliveOnce(lease.id).orTimeout(calls.timeout().toMillis(), TimeUnit.MILLISECONDS)
+        client.keepAliveOnce(lease.id)
+                .orTimeout(calls.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((response, failure) -> {
                     lease.keepAliveDone();
                     if (failure == null && response.getTTL() > 0) {
@@ -91,8 +96,11 @@ final class EtcdLeases implements AutoCloseable {
                     } else if (failure == null || EtcdCalls.leaseNotFound(failure)) {
                         ended(lease);
                     } else {
-                        log.debug("a keep-alive of {} on {} failed, the next one follows in a third of its TTL: {}",
-                                lease, calls.description(), EtcdCalls.message(failure));
+                        log.debug(
+                                "a keep-alive of {} on {} failed, the next one follows in a third of its TTL: {}",
+                                lease,
+                                calls.description(),
+                                EtcdCalls.message(failure));
                     }
                 });
     }
@@ -107,7 +115,9 @@ final class EtcdLeases implements AutoCloseable {
         }
         byTtl.remove(lease.ttlSeconds, lease);
         if (!closed) {
-            log.warn("{} no longer knows lease {} (it expired or was revoked): its locks are lost", calls.description(),
+            log.warn(
+                    "{} no longer knows lease {} (it expired or was revoked): its locks are lost",
+                    calls.description(),
                     lease);
             onEnd.accept(lease);
         }

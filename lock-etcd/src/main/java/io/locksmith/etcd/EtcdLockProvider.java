@@ -54,26 +54,36 @@ public final class EtcdLockProvider implements LockProvider {
     }
 
     /** Checks that the cluster answers; a failure closes an owned client and names the cluster, never the password. */
-    static EtcdBackend connect(Client client, boolean owned, String description, EtcdSettings settings,
-            BackendContext context) {
-        EtcdBackend backend = new EtcdBackend(client, owned, new EtcdKeys(settings.namespace()),
-                new EtcdCalls(description, settings.timeout()), context);
+    static EtcdBackend connect(
+            Client client, boolean owned, String description, EtcdSettings settings, BackendContext context) {
+        EtcdBackend backend = new EtcdBackend(
+                client,
+                owned,
+                new EtcdKeys(settings.namespace()),
+                new EtcdCalls(description, settings.timeout()),
+                context);
         try {
             return backend.start();
         } catch (RuntimeException e) {
             backend.close();
             // the cause says why (gRPC's status); a wait that timed out has no message of its own
             String cause = e.getCause() instanceof java.util.concurrent.TimeoutException
-                    ? "no answer within " + settings.timeout().toMillis() + " ms (are the endpoints up, and is a quorum of members?)"
+                    ? "no answer within " + settings.timeout().toMillis()
+                            + " ms (are the endpoints up, and is a quorum of members?)"
                     : EtcdCalls.message(e.getCause() != null ? e.getCause() : e);
             String lower = cause.toLowerCase(Locale.ROOT);
-            if (lower.contains("authentication failed") || lower.contains("invalid user") || lower.contains("user name")
-                    || lower.contains("permission denied") || lower.contains("invalid auth token")) {
+            if (lower.contains("authentication failed")
+                    || lower.contains("invalid user")
+                    || lower.contains("user name")
+                    || lower.contains("permission denied")
+                    || lower.contains("invalid auth token")) {
                 throw new LockConfigurationException("authentication to " + description + " failed: " + cause, e);
             }
             if (hasCause(e, SSLException.class) || lower.contains("ssl") || lower.contains("tls")) {
-                throw new LockConfigurationException("the TLS handshake with " + description + " failed: " + cause
-                        + " (check etcds:// against the server, and the ca-file, cert-file and key-file options)", e);
+                throw new LockConfigurationException(
+                        "the TLS handshake with " + description + " failed: " + cause
+                                + " (check etcds:// against the server, and the ca-file, cert-file and key-file options)",
+                        e);
             }
             throw new LockBackendException("cannot connect to " + description + ": " + cause, e);
         }
@@ -84,17 +94,20 @@ public final class EtcdLockProvider implements LockProvider {
         Optional<String> user = once(context, "user", context.option("user"), address.user());
         Optional<Secret> password = once(context, "password", context.secretOption("password"), address.password());
         if (user.isPresent() != password.isPresent()) {
-            throw new LockConfigurationException("etcd authentication needs both a user and a password ("
-                    + context.redactedLocation() + ")");
+            throw new LockConfigurationException(
+                    "etcd authentication needs both a user and a password (" + context.redactedLocation() + ")");
         }
         String http = "etcds".equals(context.scheme()) ? "https://" : "http://";
         String[] endpoints = address.hosts().stream()
                 .map(h -> http + new BackendAddress.HostPort(h.host(), h.portOr(DEFAULT_PORT)))
                 .toArray(String[]::new);
-        ClientBuilder builder = Client.builder().endpoints(endpoints)
-                .connectTimeout(settings.timeout()).retryMaxDuration(settings.timeout());
+        ClientBuilder builder = Client.builder()
+                .endpoints(endpoints)
+                .connectTimeout(settings.timeout())
+                .retryMaxDuration(settings.timeout());
         if (user.isPresent()) {
-            builder.user(EtcdKeys.bytes(user.get())).password(EtcdKeys.bytes(password.get().reveal()));
+            builder.user(EtcdKeys.bytes(user.get()))
+                    .password(EtcdKeys.bytes(password.get().reveal()));
         }
         if ("etcds".equals(context.scheme())) {
             try {
@@ -103,19 +116,21 @@ public final class EtcdLockProvider implements LockProvider {
                         ssl.trustManager(settings.caFile().toFile());
                     }
                     if (settings.certFile() != null) {
-                        ssl.keyManager(settings.certFile().toFile(), settings.keyFile().toFile());
+                        ssl.keyManager(
+                                settings.certFile().toFile(), settings.keyFile().toFile());
                     }
                 });
             } catch (SSLException | IllegalArgumentException e) {
-                throw new LockConfigurationException("the TLS settings of " + context.redactedLocation()
-                        + " are unusable: " + EtcdCalls.message(e), e);
+                throw new LockConfigurationException(
+                        "the TLS settings of " + context.redactedLocation() + " are unusable: " + EtcdCalls.message(e),
+                        e);
             }
         }
         try {
             return builder.build();
         } catch (RuntimeException e) {
-            throw new LockConfigurationException("cannot set up a client for " + context.redactedLocation() + ": "
-                    + EtcdCalls.message(e), e);
+            throw new LockConfigurationException(
+                    "cannot set up a client for " + context.redactedLocation() + ": " + EtcdCalls.message(e), e);
         }
     }
 
@@ -124,13 +139,14 @@ public final class EtcdLockProvider implements LockProvider {
         try {
             return context.address();
         } catch (LockConfigurationException e) {
-            throw new LockConfigurationException(e.getMessage() + " (expected an etcd URI: "
-                    + "etcd://[user:password@]host1:2379[,host2:2379,...])", e);
+            throw new LockConfigurationException(
+                    e.getMessage() + " (expected an etcd URI: " + "etcd://[user:password@]host1:2379[,host2:2379,...])",
+                    e);
         }
     }
 
-    private static <T> Optional<T> once(BackendContext context, String option, Optional<T> fromOption,
-            Optional<T> fromUri) {
+    private static <T> Optional<T> once(
+            BackendContext context, String option, Optional<T> fromOption, Optional<T> fromUri) {
         if (fromOption.isPresent() && fromUri.isPresent()) {
             throw new LockConfigurationException("the " + option + " is given both in the URI and as the option '"
                     + option + "' (" + context.redactedLocation() + "); give it once");

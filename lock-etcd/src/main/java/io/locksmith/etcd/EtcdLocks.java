@@ -47,7 +47,8 @@ public final class EtcdLocks {
         Objects.requireNonNull(namespace, "namespace");
         new EtcdKeys(namespace); // checks it before anything connects
         EtcdSettings settings = new EtcdSettings(EtcdSettings.DEFAULTS.timeout(), namespace, null, null, null);
-        return LockClient.of(context -> EtcdLockProvider.connect(client, false, "etcd (existing client)", settings,
-                context), options);
+        return LockClient.of(
+                context -> EtcdLockProvider.connect(client, false, "etcd (existing client)", settings, context),
+                options);
     }
 }

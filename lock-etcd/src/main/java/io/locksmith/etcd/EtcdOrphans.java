@@ -55,8 +55,10 @@ final class EtcdOrphans {
 
     /** Deletes an own key only if it still is the same key (same create revision). */
     CompletableFuture<Boolean> deleteIfSame(EtcdEntry entry) {
-        return kv.txn().If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
-                .Then(Op.delete(entry.ownKey, DeleteOption.DEFAULT)).commit()
+        return kv.txn()
+                .If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
+                .Then(Op.delete(entry.ownKey, DeleteOption.DEFAULT))
+                .commit()
                 .thenApply(r -> r.isSucceeded());
     }
 

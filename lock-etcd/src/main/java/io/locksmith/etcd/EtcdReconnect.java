@@ -3,11 +3,11 @@ package io.locksmith.etcd;
 import io.etcd.jetcd.Client;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
+import io.locksmith.spi.BackendScheduler;
+import io.locksmith.spi.Ticker;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import io.locksmith.spi.BackendScheduler;
-import io.locksmith.spi.Ticker;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -49,6 +49,7 @@ final class EtcdReconnect {
     private final long connectLimitNanos;
     /** Whether the channel was seen connecting in the last check, and since when (the client's ticker). */
     private boolean connecting;
+
     private long connectingSinceNanos;
 
     private EtcdReconnect(ManagedChannel channel, Ticker ticker, Duration connectLimit) {
@@ -64,8 +65,8 @@ final class EtcdReconnect {
      * @return the periodic check, to cancel when the backend closes; one that does nothing if this
      *     jetcd's channel cannot be reached
      */
-    static BackendScheduler.Scheduled keep(Client client, BackendScheduler scheduler, Ticker ticker,
-            Duration connectLimit) {
+    static BackendScheduler.Scheduled keep(
+            Client client, BackendScheduler scheduler, Ticker ticker, Duration connectLimit) {
         Optional<ManagedChannel> channel = channelOf(client);
         if (channel.isEmpty()) {
             return () -> {};
@@ -93,7 +94,8 @@ final class EtcdReconnect {
             connectingSinceNanos = now;
         } else if (now - connectingSinceNanos > connectLimitNanos) {
             connecting = false;
-            log.debug("the connection to etcd got no answer for {} ms: connecting afresh",
+            log.debug(
+                    "the connection to etcd got no answer for {} ms: connecting afresh",
                     TimeUnit.NANOSECONDS.toMillis(connectLimitNanos));
             channel.enterIdle();
         }
@@ -108,8 +110,11 @@ final class EtcdReconnect {
             getChannel.setAccessible(true);
             return Optional.of((ManagedChannel) getChannel.invoke(connections));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            log.info("cannot reach the gRPC channel of {} ({}): after an outage, calls to etcd wait for gRPC's own"
-                    + " reconnect back-off, which grows to minutes", client.getClass().getName(), EtcdCalls.message(e));
+            log.info(
+                    "cannot reach the gRPC channel of {} ({}): after an outage, calls to etcd wait for gRPC's own"
+                            + " reconnect back-off, which grows to minutes",
+                    client.getClass().getName(),
+                    EtcdCalls.message(e));
             return Optional.empty();
         }
     }

@@ -68,12 +68,12 @@ final class EtcdRenewal {
         return List.of(outcomes);
     }
 
-    private void renewGroup(EtcdLease lease, List<Integer> indexes, List<HeldLease> held, RenewOutcome[] outcomes,
-            long sentAt) {
+    private void renewGroup(
+            EtcdLease lease, List<Integer> indexes, List<HeldLease> held, RenewOutcome[] outcomes, long sentAt) {
         String name = held.get(indexes.get(0)).name();
         CompletableFuture<LeaseKeepAliveResponse> keptAlive = leaseClient.keepAliveOnce(lease.id);
-        CompletableFuture<LeaseTimeToLiveResponse> attached =
-                leaseClient.timeToLive(lease.id, LeaseOption.builder().withAttachedKeys().build());
+        CompletableFuture<LeaseTimeToLiveResponse> attached = leaseClient.timeToLive(
+                lease.id, LeaseOption.builder().withAttachedKeys().build());
         boolean alive;
         try {
             alive = calls.await(keptAlive, "renewal", name).getTTL() > 0;
@@ -93,7 +93,8 @@ final class EtcdRenewal {
             indexes.forEach(i -> outcomes[i] = RenewOutcome.NOT_OWNED);
             return;
         }
-        Set<ByteSequence> keys = new HashSet<>(calls.await(attached, "renewal", name).getKeys());
+        Set<ByteSequence> keys =
+                new HashSet<>(calls.await(attached, "renewal", name).getKeys());
         for (int i : indexes) {
             EtcdEntry entry = held.get(i).attachment(EtcdEntry.class);
             outcomes[i] = keys.contains(entry.ownKey) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
@@ -106,10 +107,20 @@ final class EtcdRenewal {
      */
     private boolean move(EtcdEntry entry, long ttl, String name) {
         EtcdLease longer = leases.forTtl(ttl, name);
-        boolean moved = calls.await(client.getKVClient().txn()
-                .If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
-                .Then(Op.put(entry.ownKey, EtcdKeys.bytes(name), PutOption.builder().withLeaseId(longer.id).build()))
-                .commit(), "extending", name).isSucceeded();
+        boolean moved = calls.await(
+                        client.getKVClient()
+                                .txn()
+                                .If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
+                                .Then(Op.put(
+                                        entry.ownKey,
+                                        EtcdKeys.bytes(name),
+                                        PutOption.builder()
+                                                .withLeaseId(longer.id)
+                                                .build()))
+                                .commit(),
+                        "extending",
+                        name)
+                .isSucceeded();
         if (moved) {
             entry.lease = longer;
         }

@@ -16,14 +16,15 @@ import java.time.Duration;
  */
 record EtcdSettings(Duration timeout, String namespace, Path caFile, Path certFile, Path keyFile) {
 
-    static final EtcdSettings DEFAULTS = new EtcdSettings(Duration.ofSeconds(5), EtcdKeys.DEFAULT_NAMESPACE,
-            null, null, null);
+    static final EtcdSettings DEFAULTS =
+            new EtcdSettings(Duration.ofSeconds(5), EtcdKeys.DEFAULT_NAMESPACE, null, null, null);
 
     static EtcdSettings of(BackendContext context) {
         Duration timeout = context.durationOption("timeout", DEFAULTS.timeout());
         String namespace = context.option("namespace").orElse(EtcdKeys.DEFAULT_NAMESPACE);
         if (!EtcdKeys.valid(namespace)) {
-            throw context.invalid("namespace", namespace, "segments of letters, digits, '.', '_' or '-' separated by '/'");
+            throw context.invalid(
+                    "namespace", namespace, "segments of letters, digits, '.', '_' or '-' separated by '/'");
         }
         Path ca = context.fileOption("ca-file").orElse(null);
         Path cert = context.fileOption("cert-file").orElse(null);

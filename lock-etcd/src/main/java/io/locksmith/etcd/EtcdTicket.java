@@ -42,6 +42,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
     private boolean done;
     /** When the current run of failed calls began (the client's ticker), while {@link #failing}. */
     private long failingSinceNanos;
+
     private boolean failing;
 
     EtcdTicket(AcquireRequest request, EtcdEntry entry, EtcdBackend backend) {
@@ -82,9 +83,14 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             }
         }
         // two, not one: a range's count ignores the create-revision filter, the number of keys listed does not
-        GetOption below = GetOption.builder().isPrefix(true).withKeysOnly(true).withLimit(2)
+        GetOption below = GetOption.builder()
+                .isPrefix(true)
+                .withKeysOnly(true)
+                .withLimit(2)
                 .withMaxCreateRevision(entry.revision - 1)
-                .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.DESCEND).build();
+                .withSortField(GetOption.SortTarget.CREATE)
+                .withSortOrder(GetOption.SortOrder.DESCEND)
+                .build();
         ByteSequence lockPrefix = backend.keys().lockPrefix(request.key());
         kv.txn().If(ownKeyIsMine()).Then(Op.get(lockPrefix, below)).commit().whenComplete((response, failure) -> {
             if (failure != null) {
@@ -93,7 +99,9 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                 ownKeyGone();
             } else {
                 answered();
-                predecessor(response.getHeader().getRevision(), response.getGetResponses().get(0).getKvs());
+                predecessor(
+                        response.getHeader().getRevision(),
+                        response.getGetResponses().get(0).getKvs());
             }
         });
     }
@@ -111,20 +119,27 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         // no key can later appear below ours (revisions only grow): if the predecessor is the only
         // one, its deletion makes us the holder once our own key is confirmed, without another range
         boolean last = below.size() == 1;
-        WatchOption option = WatchOption.builder().withNoPut(true).withRevision(revision + 1).build();
+        WatchOption option =
+                WatchOption.builder().withNoPut(true).withRevision(revision + 1).build();
         synchronized (this) {
             if (done) {
                 return;
             }
             closeWatcher();
-            watcher = backend.client().getWatchClient().watch(predecessor.getKey(), option, r -> {
-                for (WatchEvent event : r.getEvents()) {
-                    if (event.getEventType() == WatchEvent.EventType.DELETE) {
-                        predecessorGone(last);
-                        return;
-                    }
-                }
-            }, this::retryLater);
+            watcher = backend.client()
+                    .getWatchClient()
+                    .watch(
+                            predecessor.getKey(),
+                            option,
+                            r -> {
+                                for (WatchEvent event : r.getEvents()) {
+                                    if (event.getEventType() == WatchEvent.EventType.DELETE) {
+                                        predecessorGone(last);
+                                        return;
+                                    }
+                                }
+                            },
+                            this::retryLater);
         }
     }
 
@@ -230,8 +245,8 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         }
         backend.deletions().done(this);
         backend.orphans().orphan(entry.ownKey);
-        granted.completeExceptionally(new LockBackendException("waiting for lock '" + request.name() + "' on "
-                + backend.description() + " failed: " + why));
+        granted.completeExceptionally(new LockBackendException(
+                "waiting for lock '" + request.name() + "' on " + backend.description() + " failed: " + why));
     }
 
     @Override

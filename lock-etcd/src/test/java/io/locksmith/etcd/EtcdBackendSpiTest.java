@@ -40,7 +40,9 @@ class EtcdBackendSpiTest {
     @BeforeAll
     static void connect() {
         server = TestServers.etcd();
-        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        admin = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
     }
 
     @AfterAll
@@ -55,7 +57,8 @@ class EtcdBackendSpiTest {
                 Opened waiter = open(proxy.address())) {
             AcquireRequest first = request("holder");
             Grant held = (Grant) holder.backend().tryAcquire(first);
-            QueuedAcquirer.Ticket ticket = waiter.backend().queue().orElseThrow().enqueue(request("waiter"));
+            QueuedAcquirer.Ticket ticket =
+                    waiter.backend().queue().orElseThrow().enqueue(request("waiter"));
             // the waiter queues across several keep-alives of its lease before the holder leaves
             CompletableFuture<Long> expired = deletionOf(new EtcdKeys("queued-grant").own("confirmed", "waiter"));
             TimeUnit.MILLISECONDS.sleep(LEASE.toMillis()); // time is the subject: a grant long after its put
@@ -64,10 +67,12 @@ class EtcdBackendSpiTest {
             long arrived = System.nanoTime();
             proxy.cut(); // the waiter's client stops: nothing keeps its lease alive from now on
 
-            assertThat(grant.confirmedAt()).as("[etcd] a queued grant says when its lease was last confirmed")
+            assertThat(grant.confirmedAt())
+                    .as("[etcd] a queued grant says when its lease was last confirmed")
                     .isPresent();
             long confirmedAt = grant.confirmedAt().getAsLong();
-            assertThat(arrived - confirmedAt).as("[etcd] a queued grant's confirmation is a send before its arrival")
+            assertThat(arrived - confirmedAt)
+                    .as("[etcd] a queued grant's confirmation is a send before its arrival")
                     .isNotNegative();
             long serverExpiry = expired.get(20, TimeUnit.SECONDS);
             assertThat(serverExpiry - (confirmedAt + LEASE.toNanos()))
@@ -88,19 +93,31 @@ class EtcdBackendSpiTest {
             server.pause(); // requests reach the member; no answer comes back until it resumes
             try {
                 ticket = waiter.queue().orElseThrow().enqueue(request("unanswered", "waiter"));
-                assertThat(ticket.granted()).as("[etcd] a queued wait whose put got no answer fails its ticket")
+                assertThat(ticket.granted())
+                        .as("[etcd] a queued wait whose put got no answer fails its ticket")
                         .failsWithin(Duration.ofSeconds(15))
-                        .withThrowableThat().havingCause().isInstanceOf(LockBackendException.class)
+                        .withThrowableThat()
+                        .havingCause()
+                        .isInstanceOf(LockBackendException.class)
                         .withMessageContaining("'unanswered'");
             } finally {
                 server.resume();
             }
             ticket.cancel();
-            String prefix = new EtcdKeys("queued-grant").lockPrefix("unanswered").toString();
+            String prefix =
+                    new EtcdKeys("queued-grant").lockPrefix("unanswered").toString();
             await("[etcd] a failed ticket leaves no key behind (the put may have taken effect)")
                     .atMost(Duration.ofSeconds(15))
-                    .until(() -> admin.getKVClient().get(EtcdKeys.bytes(prefix), GetOption.builder().isPrefix(true)
-                            .withCountOnly(true).build()).get(10, TimeUnit.SECONDS).getCount() == 0);
+                    .until(() -> admin.getKVClient()
+                                    .get(
+                                            EtcdKeys.bytes(prefix),
+                                            GetOption.builder()
+                                                    .isPrefix(true)
+                                                    .withCountOnly(true)
+                                                    .build())
+                                    .get(10, TimeUnit.SECONDS)
+                                    .getCount()
+                            == 0);
         }
     }
 
@@ -113,19 +130,26 @@ class EtcdBackendSpiTest {
                 Opened secondClient = open(server.host() + ":" + server.port(), lease)) {
             LockBackend first = firstClient.backend();
             LockBackend second = secondClient.backend();
-            first.tryAcquire(AcquireRequest.of("abandoned-warmup", "abandoned-warmup", "f0", lease)); // grants its lease, so only the put is left
+            first.tryAcquire(AcquireRequest.of(
+                    "abandoned-warmup", "abandoned-warmup", "f0", lease)); // grants its lease, so only the put is left
             AcquireRequest unanswered = AcquireRequest.of("abandoned", "abandoned", "first", lease);
             // the put reaches etcd at once; its answer comes 1 s after the 2 s timeout (and the delete's after it)
             proxy.delayReplies(Duration.ofSeconds(3));
             try {
                 assertThatThrownBy(() -> first.tryAcquire(unanswered)).isInstanceOf(LockBackendException.class);
-                assertThat(admin.getKVClient().get(new EtcdKeys("queued-grant").own("abandoned", "first"))
-                        .get(10, TimeUnit.SECONDS).getCount()).as("the unanswered put took effect").isEqualTo(1);
+                assertThat(admin.getKVClient()
+                                .get(new EtcdKeys("queued-grant").own("abandoned", "first"))
+                                .get(10, TimeUnit.SECONDS)
+                                .getCount())
+                        .as("the unanswered put took effect")
+                        .isEqualTo(1);
             } finally {
                 proxy.delayReplies(Duration.ZERO);
             }
             // the abandon's own answer queues behind the late one; on a busy machine it can miss the timeout
-            await("[etcd] abandoning the unanswered attempt").atMost(Duration.ofSeconds(15)).ignoreExceptions()
+            await("[etcd] abandoning the unanswered attempt")
+                    .atMost(Duration.ofSeconds(15))
+                    .ignoreExceptions()
                     .until(() -> {
                         first.abandon(unanswered);
                         return true;
@@ -153,7 +177,9 @@ class EtcdBackendSpiTest {
         LockOptions options = LockOptions.builder().lease(lease).build();
         String uri = "etcd://" + address + "?timeout=2s&namespace=queued-grant";
         AtomicReference<Opened> opened = new AtomicReference<>();
-        await("[etcd] opening a backend on " + address).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+        await("[etcd] opening a backend on " + address)
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
                 .until(() -> {
                     AtomicReference<LockBackend> backend = new AtomicReference<>();
                     LockClient client = LockClient.open(uri, options, b -> {
@@ -176,13 +202,14 @@ class EtcdBackendSpiTest {
     /** @return completed with the {@link System#nanoTime()} at which the admin client saw the key deleted */
     private static CompletableFuture<Long> deletionOf(ByteSequence key) {
         CompletableFuture<Long> deleted = new CompletableFuture<>();
-        Watch.Watcher w = admin.getWatchClient().watch(key, WatchOption.builder().withNoPut(true).build(), r -> {
-            for (WatchEvent e : r.getEvents()) {
-                if (e.getEventType() == WatchEvent.EventType.DELETE) {
-                    deleted.complete(System.nanoTime());
-                }
-            }
-        });
+        Watch.Watcher w = admin.getWatchClient()
+                .watch(key, WatchOption.builder().withNoPut(true).build(), r -> {
+                    for (WatchEvent e : r.getEvents()) {
+                        if (e.getEventType() == WatchEvent.EventType.DELETE) {
+                            deleted.complete(System.nanoTime());
+                        }
+                    }
+                });
         deleted.whenComplete((t, e) -> w.close());
         return deleted;
     }

@@ -48,7 +48,9 @@ class EtcdBackendTest {
     @BeforeAll
     static void connect() {
         server = TestServers.etcd();
-        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        admin = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
     }
 
     @AfterAll
@@ -58,8 +60,8 @@ class EtcdBackendTest {
 
     @Test
     void escapedKeysAreDistinctForDistinctNamesAndNeverContainASlash() {
-        List<String> names = List.of("a", "A", "a/b", "a%2Fb", "a b", "a\tb", "東京", "😀", "..", "a:b", "%", "%25", "a.b",
-                "😀".repeat(1024));
+        List<String> names = List.of(
+                "a", "A", "a/b", "a%2Fb", "a b", "a\tb", "東京", "😀", "..", "a:b", "%", "%25", "a.b", "😀".repeat(1024));
         Set<String> escaped = new HashSet<>();
         for (String n : names) {
             String e = EtcdKeys.escape(n);
@@ -69,7 +71,8 @@ class EtcdBackendTest {
         assertThat(escaped).hasSameSizeAs(names);
         EtcdKeys keys = new EtcdKeys("apps");
         EtcdKeys nested = new EtcdKeys("apps/billing");
-        assertThat(nested.own("x", "o").toString()).doesNotStartWith(keys.lockPrefix("billing").toString());
+        assertThat(nested.own("x", "o").toString())
+                .doesNotStartWith(keys.lockPrefix("billing").toString());
         assertThatThrownBy(() -> new EtcdKeys("a:b")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -78,36 +81,59 @@ class EtcdBackendTest {
         EtcdKeys keys = new EtcdKeys("apps");
         for (String name : List.of("a", "a/b", "a%2Fb", "東京", "😀", "a:b", "%", "prefix:name")) {
             assertThat(keys.parse(keys.own(name, "owner/1")))
-                    .as("[etcd] the own key of '%s' reads back", name).hasValue(new EtcdKeys.Own(name, "owner/1"));
+                    .as("[etcd] the own key of '%s' reads back", name)
+                    .hasValue(new EtcdKeys.Own(name, "owner/1"));
         }
         assertThat(keys.parse(new EtcdKeys("apps/billing").own("x", "o")))
-                .as("[etcd] a nested namespace's key is not this namespace's").isEmpty();
-        assertThat(keys.parse(EtcdKeys.bytes("apps/:bad%zz/o"))).as("[etcd] a key no client wrote").isEmpty();
+                .as("[etcd] a nested namespace's key is not this namespace's")
+                .isEmpty();
+        assertThat(keys.parse(EtcdKeys.bytes("apps/:bad%zz/o")))
+                .as("[etcd] a key no client wrote")
+                .isEmpty();
     }
 
     @Test
     void statusNamesTheOldestKeysOwnerAndTokenNotAWaitersAndItsLeasesTimeToLive() throws Exception {
         String uri = server.uri() + "?namespace=status-test";
-        try (LockClient holder = LockClient.open(uri + "&lease=20s"); LockClient waiter = LockClient.open(uri + "&lease=20s");
+        try (LockClient holder = LockClient.open(uri + "&lease=20s");
+                LockClient waiter = LockClient.open(uri + "&lease=20s");
                 LockClient operator = LockClient.open(uri)) {
-            assertThat(operator.lock("status").status().state()).as("etcd: a name never taken is free")
+            assertThat(operator.lock("status").status().state())
+                    .as("etcd: a name never taken is free")
                     .isEqualTo(LockStatus.State.FREE);
             LockHandle first = holder.lock("status").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> next = waiter.lock("status").acquireAsync(Duration.ofSeconds(60));
-            await().atMost(Duration.ofSeconds(20)).until(() -> admin.getKVClient().get(bytes("status-test/:status/"),
-                    GetOption.builder().isPrefix(true).withCountOnly(true).build()).get(5, TimeUnit.SECONDS).getCount() == 2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> admin.getKVClient()
+                                    .get(
+                                            bytes("status-test/:status/"),
+                                            GetOption.builder()
+                                                    .isPrefix(true)
+                                                    .withCountOnly(true)
+                                                    .build())
+                                    .get(5, TimeUnit.SECONDS)
+                                    .getCount()
+                            == 2);
             LockStatus status = operator.lock("status").status();
-            assertThat(status.state()).as("etcd: a held lock's status, read by another client").isEqualTo(LockStatus.State.HELD);
-            assertThat(status.fencingToken()).as("etcd: the holder's token, not the queued waiter's").hasValue(first.fencingToken());
+            assertThat(status.state())
+                    .as("etcd: a held lock's status, read by another client")
+                    .isEqualTo(LockStatus.State.HELD);
+            assertThat(status.fencingToken())
+                    .as("etcd: the holder's token, not the queued waiter's")
+                    .hasValue(first.fencingToken());
             assertThat(status.owner()).as("etcd: the holder's owner id").isPresent();
-            assertThat(status.remainingLease()).as("etcd: the time to live of the holder's 20 s lease")
-                    .hasValueSatisfying(left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
+            assertThat(status.remainingLease())
+                    .as("etcd: the time to live of the holder's 20 s lease")
+                    .hasValueSatisfying(
+                            left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
             first.close();
             try (LockHandle second = next.get(30, TimeUnit.SECONDS)) {
-                assertThat(operator.lock("status").status().fencingToken()).as("etcd: the next holder's token")
+                assertThat(operator.lock("status").status().fencingToken())
+                        .as("etcd: the next holder's token")
                         .hasValue(second.fencingToken());
             }
-            assertThat(operator.lock("status").status().state()).as("etcd: a released lock is free")
+            assertThat(operator.lock("status").status().state())
+                    .as("etcd: a released lock is free")
                     .isEqualTo(LockStatus.State.FREE);
         }
     }
@@ -121,10 +147,17 @@ class EtcdBackendTest {
             KeyValue kb = only("layout-test/:layout-b/");
             assertThat(ka.getCreateRevision()).isEqualTo(a.fencingToken());
             assertThat(kb.getCreateRevision()).isEqualTo(b.fencingToken());
-            assertThat(ka.getLease()).as("one lease per client, not one per acquisition").isEqualTo(kb.getLease());
+            assertThat(ka.getLease())
+                    .as("one lease per client, not one per acquisition")
+                    .isEqualTo(kb.getLease());
             a.close();
-            assertThat(admin.getKVClient().get(bytes("layout-test/:layout-a/"), GetOption.builder().isPrefix(true).build())
-                    .get(5, TimeUnit.SECONDS).getKvs()).isEmpty();
+            assertThat(admin.getKVClient()
+                            .get(
+                                    bytes("layout-test/:layout-a/"),
+                                    GetOption.builder().isPrefix(true).build())
+                            .get(5, TimeUnit.SECONDS)
+                            .getKvs())
+                    .isEmpty();
             b.close();
         }
     }
@@ -138,14 +171,19 @@ class EtcdBackendTest {
             }
             // locks taken over more than half a renewal interval first renew in two groups; the
             // first tick that is due renews both, and from then on there is one tick a second
-            await().pollDelay(Duration.ofMillis(2_000)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            await().pollDelay(Duration.ofMillis(2_000))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> true);
             long before = serverCalls();
             long start = System.nanoTime();
-            await().pollDelay(Duration.ofMillis(3_100)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            await().pollDelay(Duration.ofMillis(3_100))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> true);
             long calls = serverCalls() - before;
             double ticks = (System.nanoTime() - start) / 1e9; // one tick a second (lease / 3)
             assertThat(held).allMatch(LockHandle::isHeld);
-            assertThat(calls).as("server calls for %.1f s of renewing 2,000 locks", ticks)
+            assertThat(calls)
+                    .as("server calls for %.1f s of renewing 2,000 locks", ticks)
                     .isLessThanOrEqualTo(Math.round(2 * (ticks + 2)));
             held.forEach(LockHandle::close);
         }
@@ -154,7 +192,8 @@ class EtcdBackendTest {
     @Test
     void theLastWaiterIsGrantedOnItsPredecessorsDeletionWithoutReadingTheQueueAgain() throws Exception {
         String uri = server.uri() + "?lease=5s&namespace=handoff-test";
-        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri)) {
+        try (LockClient a = LockClient.open(uri);
+                LockClient b = LockClient.open(uri)) {
             int cycles = 10;
             long handoffRanges = 0;
             for (int i = 0; i < cycles; i++) {
@@ -173,7 +212,8 @@ class EtcdBackendTest {
             // counted by the server, a transaction's compare being a range too: the release's compare
             // (1) and the waiter confirming its own key (1); reading the queue again would add 1 more
             assertThat(handoffRanges / (double) cycles)
-                    .as("[etcd] ranges per handoff to the last waiter (release and grant)").isLessThanOrEqualTo(2.0);
+                    .as("[etcd] ranges per handoff to the last waiter (release and grant)")
+                    .isLessThanOrEqualTo(2.0);
         }
     }
 
@@ -188,7 +228,8 @@ class EtcdBackendTest {
                     .hasMessageContaining("127.0.0.1:" + port)
                     .satisfies(e -> assertThat(e.getMessage())
                             .as("etcd at a closed port: the message says why, not the null of a message-less cause")
-                            .doesNotContain("null").containsAnyOf("refused", "no answer", "UNAVAILABLE"));
+                            .doesNotContain("null")
+                            .containsAnyOf("refused", "no answer", "UNAVAILABLE"));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
         }
     }
@@ -201,9 +242,11 @@ class EtcdBackendTest {
                 .hasMessageContaining("127.0.0.1:" + server.port());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
         assertThatThrownBy(() -> LockClient.open("etcds://127.0.0.1:" + server.port() + "?ca-file=/nonexistent/ca.pem"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'ca-file'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'ca-file'");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?ca-file=/etc/hostname"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("etcds://");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("etcds://");
     }
 
     @Test
@@ -231,7 +274,11 @@ class EtcdBackendTest {
             }
         } finally {
             // the server is shared with the other tests of this JVM: turn authentication off again
-            try (Client admin = Client.builder().endpoints(endpoint).user(root).password(password).build()) {
+            try (Client admin = Client.builder()
+                    .endpoints(endpoint)
+                    .user(root)
+                    .password(password)
+                    .build()) {
                 admin.getAuthClient().authDisable().get(10, TimeUnit.SECONDS);
             }
         }
@@ -241,33 +288,43 @@ class EtcdBackendTest {
     void malformedUrisAndOptionsAreRejected() {
         assertThatThrownBy(() -> LockClient.open("etcd://u:pw-secret@127.0.0.1:notaport"))
                 .isInstanceOf(LockConfigurationException.class)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret").contains("etcd URI"));
+                .satisfies(e ->
+                        assertThat(e.getMessage()).doesNotContain("pw-secret").contains("etcd URI"));
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?timeout=soon"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'timeout'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'timeout'");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?namespace=a:b"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'namespace'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'namespace'");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?lease=1s"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("2s");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("2s");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?user=only"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("password");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("password");
     }
 
     @Test
     void anExistingJetcdClientStaysOpen() throws Exception {
-        Client mine = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        Client mine = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
         try {
             try (LockClient locks = EtcdLocks.open(mine, LockOptions.defaults(), "existing")) {
                 locks.lock("existing").acquire(Duration.ZERO).close();
             }
-            assertThat(mine.getKVClient().get(bytes("x")).get(5, TimeUnit.SECONDS)).isNotNull();
+            assertThat(mine.getKVClient().get(bytes("x")).get(5, TimeUnit.SECONDS))
+                    .isNotNull();
         } finally {
             mine.close();
         }
     }
 
     private static KeyValue only(String prefix) throws Exception {
-        List<KeyValue> kvs = admin.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true).build())
-                .get(5, TimeUnit.SECONDS).getKvs();
+        List<KeyValue> kvs = admin.getKVClient()
+                .get(bytes(prefix), GetOption.builder().isPrefix(true).build())
+                .get(5, TimeUnit.SECONDS)
+                .getKvs();
         assertThat(kvs).hasSize(1);
         return kvs.get(0);
     }
@@ -284,14 +341,22 @@ class EtcdBackendTest {
     }
 
     private static String metrics() throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + server.host() + ":"
-                + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://" + server.host() + ":" + server.port() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** Calls the server started, all methods but Watch, from its Prometheus metrics. */
     private static long serverCalls() throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + server.host() + ":"
-                + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://" + server.host() + ":" + server.port() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         long total = 0;
         Matcher m = STARTED.matcher(metrics);
         while (m.find()) {

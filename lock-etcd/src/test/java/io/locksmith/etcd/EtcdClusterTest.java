@@ -45,7 +45,8 @@ class EtcdClusterTest {
     @Test
     void killingTheLeaderKeepsHoldersHoldingAndWaitersMovingWithoutOverlap() throws Exception {
         String uri = cluster.uri() + "?lease=6s&timeout=3s";
-        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri)) {
+        try (LockClient a = LockClient.open(uri);
+                LockClient b = LockClient.open(uri)) {
             LockHandle longHolder = a.lock("cluster-long").acquire(Duration.ZERO);
             AtomicInteger occupancy = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
@@ -84,10 +85,13 @@ class EtcdClusterTest {
             stop.set(true);
             threads.shutdown();
             assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(overlaps.get()).as("holders at once while the leader died").isZero();
+            assertThat(overlaps.get())
+                    .as("holders at once while the leader died")
+                    .isZero();
             // on a loaded machine the election can outlast the lease: then the loss must be reported
-            await().atMost(Duration.ofSeconds(10)).until(
-                    () -> longHolder.isHeld() || longHolder.whenLost().toCompletableFuture().isDone());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> longHolder.isHeld()
+                            || longHolder.whenLost().toCompletableFuture().isDone());
             longHolder.close();
         }
     }
@@ -96,7 +100,8 @@ class EtcdClusterTest {
     void withoutAQuorumAcquisitionsFailClearlyWithinTheTimeoutAndNothingIsGrantedTwice() {
         // a timeout that a loaded machine's first connection fits in, still far below the bound below
         String uri = cluster.uri() + "?lease=4s&timeout=4s";
-        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri)) {
+        try (LockClient a = LockClient.open(uri);
+                LockClient b = LockClient.open(uri)) {
             LockHandle held = a.lock("quorum").acquire(Duration.ZERO);
             ConcurrentHashMap.KeySetView<Long, Boolean> tokens = ConcurrentHashMap.newKeySet();
             tokens.add(held.fencingToken());
@@ -110,12 +115,15 @@ class EtcdClusterTest {
                     .isInstanceOf(LockException.class)
                     .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("quorum", "quorum-free"));
             assertThatThrownBy(() -> b.lock("quorum").tryAcquire()).isInstanceOf(LockException.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("both attempts, bounded by their timeouts")
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("both attempts, bounded by their timeouts")
                     .isLessThan(Duration.ofSeconds(20));
             await().atMost(Duration.ofSeconds(20)).until(() -> !held.isHeld());
             restartKilledMembers();
             LockHandle next = b.lock("quorum").acquire(Duration.ofSeconds(30));
-            assertThat(tokens.add(next.fencingToken())).as("a token granted once").isTrue();
+            assertThat(tokens.add(next.fencingToken()))
+                    .as("a token granted once")
+                    .isTrue();
             assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
             next.close();
             held.close();

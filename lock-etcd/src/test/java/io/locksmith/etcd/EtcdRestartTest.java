@@ -33,7 +33,9 @@ class EtcdRestartTest {
     @BeforeAll
     static void connect() {
         server = TestServers.etcd();
-        admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        admin = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
     }
 
     @AfterAll
@@ -44,7 +46,8 @@ class EtcdRestartTest {
     @Test
     void aRestartShorterThanTheLeaseLosesNeitherTheHolderNorTheWaiter() throws Exception {
         String uri = server.uri() + "?lease=20s&timeout=3s&namespace=restart-short";
-        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri)) {
+        try (LockClient a = LockClient.open(uri);
+                LockClient b = LockClient.open(uri)) {
             LockHandle held = a.lock("restart").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> waiter = b.lock("restart").acquireAsync(Duration.ofSeconds(90));
             awaitKeys("restart-short/:restart/", 2);
@@ -53,16 +56,23 @@ class EtcdRestartTest {
 
             // the keep-alive stream failing while the member was down is not the 20 s lease ending
             assertThat(held.whenLost().toCompletableFuture())
-                    .as("[etcd] a restart shorter than the lease: the holder is not reported lost").isNotDone();
-            assertThat(held.isHeld()).as("[etcd] a restart shorter than the lease: the holder still holds").isTrue();
-            assertThat(waiter).as("[etcd] a restart shorter than the lease: the waiter still waits").isNotDone();
-            assertThat(keys("restart-short/:restart/")).as("[etcd] a restart shorter than the lease: both keys stay")
+                    .as("[etcd] a restart shorter than the lease: the holder is not reported lost")
+                    .isNotDone();
+            assertThat(held.isHeld())
+                    .as("[etcd] a restart shorter than the lease: the holder still holds")
+                    .isTrue();
+            assertThat(waiter)
+                    .as("[etcd] a restart shorter than the lease: the waiter still waits")
+                    .isNotDone();
+            assertThat(keys("restart-short/:restart/"))
+                    .as("[etcd] a restart shorter than the lease: both keys stay")
                     .hasSize(2);
 
             long token = held.fencingToken();
             held.close();
             LockHandle next = waiter.get(30, TimeUnit.SECONDS);
-            assertThat(next.fencingToken()).as("[etcd] after a restart the waiter is granted a greater token")
+            assertThat(next.fencingToken())
+                    .as("[etcd] after a restart the waiter is granted a greater token")
                     .isGreaterThan(token);
             next.close();
         }
@@ -72,7 +82,9 @@ class EtcdRestartTest {
     void aWaiterWhoseKeyWasDeletedAfterACompactionAndARestartIsNeverGranted() throws Exception {
         String uri = server.uri() + "?lease=20s&timeout=3s&namespace=restart-compacted";
         String prefix = "restart-compacted/:compacted/";
-        try (LockClient a = LockClient.open(uri); LockClient b = LockClient.open(uri); LockClient c = LockClient.open(uri)) {
+        try (LockClient a = LockClient.open(uri);
+                LockClient b = LockClient.open(uri);
+                LockClient c = LockClient.open(uri)) {
             LockHandle held = a.lock("compacted").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> orphaned = b.lock("compacted").acquireAsync(Duration.ofSeconds(90));
             awaitKeys(prefix, 2);
@@ -81,8 +93,11 @@ class EtcdRestartTest {
             // writes elsewhere, then a compaction past every revision the clients' watches started from
             long revision = 0;
             for (int i = 0; i < 3; i++) {
-                revision = admin.getKVClient().put(bytes("elsewhere/" + i), bytes("x")).get(10, TimeUnit.SECONDS)
-                        .getHeader().getRevision();
+                revision = admin.getKVClient()
+                        .put(bytes("elsewhere/" + i), bytes("x"))
+                        .get(10, TimeUnit.SECONDS)
+                        .getHeader()
+                        .getRevision();
             }
             admin.getKVClient().compact(revision).get(10, TimeUnit.SECONDS);
             server.restart();
@@ -95,7 +110,8 @@ class EtcdRestartTest {
 
             // a negative needs a window: before the fix the orphaned waiter was granted within milliseconds
             await("[etcd] mutual exclusion: a waiter whose key is gone must not be granted while another holds")
-                    .during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                    .during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> !grantedWhileHeld(orphaned, thirdHandle));
             thirdHandle.close();
             orphaned.cancel(true);
@@ -110,7 +126,8 @@ class EtcdRestartTest {
             long lease = keys("revoked/:revoked-held/").get(0).getLease();
             admin.getLeaseClient().revoke(lease).get(10, TimeUnit.SECONDS); // an operator revokes it
             await("[etcd] loss: a holder whose lease was revoked is reported lost")
-                    .atMost(Duration.ofSeconds(10)).until(() -> held.whenLost().toCompletableFuture().isDone());
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> held.whenLost().toCompletableFuture().isDone());
             // the first attempt may still be sent on the revoked lease; the one after it must not be
             try {
                 client.lock("revoked-next").tryAcquire().ifPresent(LockHandle::close);
@@ -119,7 +136,9 @@ class EtcdRestartTest {
             }
             assertThat(client.lock("revoked-next").tryAcquire())
                     .as("[etcd] after its lease was revoked, the client's next attempt gets a new lease and the lock")
-                    .isPresent().get().satisfies(LockHandle::close);
+                    .isPresent()
+                    .get()
+                    .satisfies(LockHandle::close);
             held.close();
         }
     }
@@ -134,9 +153,16 @@ class EtcdRestartTest {
     }
 
     static List<KeyValue> keys(String prefix) throws Exception {
-        return admin.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true)
-                .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build())
-                .get(10, TimeUnit.SECONDS).getKvs();
+        return admin.getKVClient()
+                .get(
+                        bytes(prefix),
+                        GetOption.builder()
+                                .isPrefix(true)
+                                .withSortField(GetOption.SortTarget.CREATE)
+                                .withSortOrder(GetOption.SortOrder.ASCEND)
+                                .build())
+                .get(10, TimeUnit.SECONDS)
+                .getKvs();
     }
 
     static ByteSequence bytes(String s) {

@@ -27,13 +27,18 @@ final class EtcdSubject extends ProxiedSubject {
 
     EtcdSubject(TestServer server) {
         super("etcd", server, address -> "etcd://" + address + "?timeout=2s");
-        this.admin = Client.builder().endpoints("http://" + server.host() + ":" + server.port()).build();
+        this.admin = Client.builder()
+                .endpoints("http://" + server.host() + ":" + server.port())
+                .build();
     }
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().minimumLease(EtcdBackend.MINIMUM_LEASE).testLease(Duration.ofSeconds(2))
-                .nativeWakeUp(true).fifo(true)
+        return Capabilities.builder()
+                .minimumLease(EtcdBackend.MINIMUM_LEASE)
+                .testLease(Duration.ofSeconds(2))
+                .nativeWakeUp(true)
+                .fifo(true)
                 .lacks(Fault.SKEW_WALL_CLOCK) // leases are etcd's: no client wall clock is read
                 .build();
     }
@@ -45,15 +50,21 @@ final class EtcdSubject extends ProxiedSubject {
     @Override
     public Optional<SecretUri> secretUri() {
         String auth = "etcd://kit:" + SECRET + "@";
-        return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + "?timeout=2s", SECRET,
-                auth + unreachableAddress() + "?timeout=2s", false));
+        return Optional.of(new SecretUri(
+                auth + server().host() + ":" + server().port() + "?timeout=2s",
+                SECRET,
+                auth + unreachableAddress() + "?timeout=2s",
+                false));
     }
 
     @Override
     public void removeLockState(String key) {
         try {
-            admin.getKVClient().delete(new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).lockPrefix(key),
-                    DeleteOption.builder().isPrefix(true).build()).get(10, TimeUnit.SECONDS);
+            admin.getKVClient()
+                    .delete(
+                            new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).lockPrefix(key),
+                            DeleteOption.builder().isPrefix(true).build())
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("could not delete the lock's keys", e);
         }
@@ -62,10 +73,17 @@ final class EtcdSubject extends ProxiedSubject {
     @Override
     public void removeQueueEntries(String key) {
         try {
-            List<KeyValue> queue = admin.getKVClient().get(new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).lockPrefix(key),
-                    GetOption.builder().isPrefix(true).withKeysOnly(true)
-                            .withSortField(GetOption.SortTarget.CREATE)
-                            .withSortOrder(GetOption.SortOrder.ASCEND).build()).get(10, TimeUnit.SECONDS).getKvs();
+            List<KeyValue> queue = admin.getKVClient()
+                    .get(
+                            new EtcdKeys(EtcdKeys.DEFAULT_NAMESPACE).lockPrefix(key),
+                            GetOption.builder()
+                                    .isPrefix(true)
+                                    .withKeysOnly(true)
+                                    .withSortField(GetOption.SortTarget.CREATE)
+                                    .withSortOrder(GetOption.SortOrder.ASCEND)
+                                    .build())
+                    .get(10, TimeUnit.SECONDS)
+                    .getKvs();
             // the lowest create revision holds; every key above it is a waiter's
             for (KeyValue waiter : queue.subList(Math.min(1, queue.size()), queue.size())) {
                 admin.getKVClient().delete(waiter.getKey()).get(10, TimeUnit.SECONDS);

@@ -65,7 +65,10 @@ public final class Checker {
             n.merge(e.source().equals(Event.LEDGER) ? "ledger " + e.kind() : e.kind(), 1, Integer::sum);
         }
         boolean ledger = !run.ledger.isEmpty();
-        findings.totals(new Findings.Totals(n.getOrDefault("ATTEMPT", 0), run.grants.size(), n.getOrDefault("TIMEOUT", 0),
+        findings.totals(new Findings.Totals(
+                n.getOrDefault("ATTEMPT", 0),
+                run.grants.size(),
+                n.getOrDefault("TIMEOUT", 0),
                 n.getOrDefault(ledger ? "ledger ACCEPT" : "ACCEPTED", 0),
                 n.getOrDefault(ledger ? "ledger REJECT" : "REJECTED", 0)));
     }
@@ -85,7 +88,8 @@ public final class Checker {
             for (int j = i + 1; j < grants.size() && grants.get(j).start() <= g.end(); j++) {
                 Grant h = grants.get(j);
                 if (h.live() || h.attempt >= g.start()) {
-                    findings.add(Kind.DOUBLE_GRANT, held(g) + " overlaps " + held(h), admitted(Kind.DOUBLE_GRANT, g, h));
+                    findings.add(
+                            Kind.DOUBLE_GRANT, held(g) + " overlaps " + held(h), admitted(Kind.DOUBLE_GRANT, g, h));
                 }
             }
         }
@@ -101,11 +105,16 @@ public final class Checker {
                 continue;
             }
             run.grants.stream()
-                    .filter(o -> !o.worker.equals(g.worker) && CheckerRun.knownAfter(g, o)
-                            && o.start() >= pause.start() && o.start() <= g.end())
+                    .filter(o -> !o.worker.equals(g.worker)
+                            && CheckerRun.knownAfter(g, o)
+                            && o.start() >= pause.start()
+                            && o.start() <= g.end())
                     .findFirst()
-                    .ifPresent(o -> findings.add(Kind.WOKE_BELIEVING, pause.begin().line() + " | " + o.grant.line() + " | "
-                            + g.lastHeld.line() + " (of " + g.grant.line() + ")", admitted(Kind.WOKE_BELIEVING, g, o)));
+                    .ifPresent(o -> findings.add(
+                            Kind.WOKE_BELIEVING,
+                            pause.begin().line() + " | " + o.grant.line() + " | " + g.lastHeld.line() + " (of "
+                                    + g.grant.line() + ")",
+                            admitted(Kind.WOKE_BELIEVING, g, o)));
         }
     }
 
@@ -119,15 +128,27 @@ public final class Checker {
                 continue;
             }
             if (e.kind().equals("ACCEPT")) {
-                List<Grant> later = accepted.stream().filter(h -> CheckerRun.knownAfter(g, h)).toList();
-                pair(Kind.STALE_ACCEPTED, g, later, false,
+                List<Grant> later = accepted.stream()
+                        .filter(h -> CheckerRun.knownAfter(g, h))
+                        .toList();
+                pair(
+                        Kind.STALE_ACCEPTED,
+                        g,
+                        later,
+                        false,
                         h -> e.line() + " (of " + g.grant.line() + ") after a later grant's " + h.grant.line());
                 accepted.add(g);
             } else if (e.kind().equals("REJECT") && accepted.stream().noneMatch(h -> h.start() > g.start())) {
                 List<Grant> earlier = accepted.stream()
-                        .filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g)).toList();
-                pair(Kind.LIVE_REJECTED, g, earlier, true, h -> e.line() + " (of " + g.grant.line()
-                        + ", the latest grant to write) as not above the earlier " + h.grant.line());
+                        .filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g))
+                        .toList();
+                pair(
+                        Kind.LIVE_REJECTED,
+                        g,
+                        earlier,
+                        true,
+                        h -> e.line() + " (of " + g.grant.line()
+                                + ", the latest grant to write) as not above the earlier " + h.grant.line());
             }
         }
     }
@@ -156,8 +177,8 @@ public final class Checker {
      *
      * @param subjectLater whether the subject is the later grant of each pair
      */
-    private void pair(Kind kind, Grant subject, List<Grant> witnesses, boolean subjectLater,
-            Function<Grant, String> example) {
+    private void pair(
+            Kind kind, Grant subject, List<Grant> witnesses, boolean subjectLater, Function<Grant, String> example) {
         Grant documented = null;
         String reason = null;
         for (Grant w : witnesses) {
@@ -180,7 +201,8 @@ public final class Checker {
     private void deathToGrant() {
         long lease = settings.lease().toNanos();
         for (Event kill : run.controller) {
-            if (!kill.kind().equals("KILL") || kill.fields().isEmpty()
+            if (!kill.kind().equals("KILL")
+                    || kill.fields().isEmpty()
                     || run.openGrant(kill.field(0), kill.nanos()) == null) {
                 continue;
             }
@@ -195,15 +217,19 @@ public final class Checker {
                 continue; // nobody wanted the lock
             }
             long deadline = Math.max(k + lease, waiterFrom) + settings.margin().toNanos();
-            Grant next = run.grants.stream().filter(g -> g.start() > k).findFirst().orElse(null);
+            Grant next =
+                    run.grants.stream().filter(g -> g.start() > k).findFirst().orElse(null);
             long granted = next != null ? next.start() : run.stopAt;
             if (next == null && granted <= deadline) {
                 continue; // the run stopped before the lock was owed to anyone
             }
             findings.deathToGrant(granted - k);
             if (granted > deadline) {
-                findings.add(Kind.SLOW_DEATH_TO_GRANT, kill.line() + " then " + (next != null ? next.grant.line()
-                        : "no grant before the stop") + ": " + (granted - k) / 1_000_000 + " ms", null);
+                findings.add(
+                        Kind.SLOW_DEATH_TO_GRANT,
+                        kill.line() + " then " + (next != null ? next.grant.line() : "no grant before the stop") + ": "
+                                + (granted - k) / 1_000_000 + " ms",
+                        null);
             }
         }
     }
@@ -216,15 +242,20 @@ public final class Checker {
             }
             long tail = settings.recovery().toNanos();
             Window outage = run.windows.stream()
-                    .filter(o -> CheckerRun.OUTAGES.contains(o.kind()) && o.strikes(w.worker())
+                    .filter(o -> CheckerRun.OUTAGES.contains(o.kind())
+                            && o.strikes(w.worker())
                             && o.meets(w.attempt().nanos(), error.nanos(), tail))
-                    .findFirst().orElse(null);
+                    .findFirst()
+                    .orElse(null);
             if (outage != null) {
                 findings.waitErrorInOutage();
             }
             // docs/semantics.md, "Waiting": a waiter that cannot reach its backend keeps trying until
             // its wait runs out, then throws LockBackendException
-            findings.add(Kind.WAIT_ERROR, error.line() + (outage == null ? "" : " during " + outage.begin().line()),
+            findings.add(
+                    Kind.WAIT_ERROR,
+                    error.line()
+                            + (outage == null ? "" : " during " + outage.begin().line()),
                     outage == null ? null : "the backend could not be reached, docs/semantics.md#waiting");
         }
     }
@@ -258,9 +289,13 @@ public final class Checker {
                 continue;
             }
             Event kill = run.controller.stream()
-                    .filter(k -> (k.kind().equals("KILL") || k.kind().equals("HUNG")) && k.nanos() <= e.nanos()
-                            && !k.fields().isEmpty() && k.field(0).equals(e.field(0)) && !killsUsed.contains(k))
-                    .findFirst().orElse(null);
+                    .filter(k -> (k.kind().equals("KILL") || k.kind().equals("HUNG"))
+                            && k.nanos() <= e.nanos()
+                            && !k.fields().isEmpty()
+                            && k.field(0).equals(e.field(0))
+                            && !killsUsed.contains(k))
+                    .findFirst()
+                    .orElse(null);
             if (kill != null) {
                 killsUsed.add(kill);
             } else {
@@ -282,17 +317,23 @@ public final class Checker {
             }
             Wait waiter = run.waits.stream()
                     .filter(w -> !w.worker().equals(g.worker) && w.attempt().nanos() < r && w.until() > r + promise)
-                    .findFirst().orElse(null);
+                    .findFirst()
+                    .orElse(null);
             if (waiter == null) {
                 continue;
             }
-            Grant next = run.grants.stream().filter(n -> n.start() >= r).findFirst().orElse(null);
+            Grant next =
+                    run.grants.stream().filter(n -> n.start() >= r).findFirst().orElse(null);
             long waited = (next != null ? next.start() : run.stopAt) - r;
             if (waited > promise) {
                 findings.wakeUp(waited);
-                findings.add(Kind.LOST_NOTIFICATION, g.released.line() + " while waiting since "
-                        + waiter.attempt().line() + ", next " + (next != null ? next.grant.line() : "grant never came")
-                        + ": " + waited / 1_000_000 + " ms", null);
+                findings.add(
+                        Kind.LOST_NOTIFICATION,
+                        g.released.line() + " while waiting since "
+                                + waiter.attempt().line() + ", next "
+                                + (next != null ? next.grant.line() : "grant never came")
+                                + ": " + waited / 1_000_000 + " ms",
+                        null);
             }
         }
     }
@@ -301,8 +342,9 @@ public final class Checker {
     private boolean disturbed(long from, long to) {
         long kill = settings.lease().plus(settings.margin()).toNanos();
         long tail = settings.recovery().toNanos();
-        return run.windows.stream().anyMatch(w -> !w.kind().equals("COMPACT")
-                && w.meets(from, to, w.kind().equals("KILL") ? kill : tail));
+        return run.windows.stream()
+                .anyMatch(w -> !w.kind().equals("COMPACT")
+                        && w.meets(from, to, w.kind().equals("KILL") ? kill : tail));
     }
 
     /**

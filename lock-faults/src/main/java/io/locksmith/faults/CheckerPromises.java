@@ -42,15 +42,14 @@ public final class CheckerPromises {
     }
 
     /** The faults that follow a lock store that forgets grants: two holders, tokens that go back. */
-    private static final Set<Kind> FORGOTTEN_GRANTS = EnumSet.of(Kind.DOUBLE_GRANT, Kind.TOKEN_REGRESSION,
-            Kind.DUPLICATE_TOKEN, Kind.STALE_ACCEPTED, Kind.LIVE_REJECTED);
+    private static final Set<Kind> FORGOTTEN_GRANTS = EnumSet.of(
+            Kind.DOUBLE_GRANT, Kind.TOKEN_REGRESSION, Kind.DUPLICATE_TOKEN, Kind.STALE_ACCEPTED, Kind.LIVE_REJECTED);
 
     /** The faults that follow tokens that go back, with no second holder. */
-    private static final Set<Kind> TOKENS_GO_BACK = EnumSet.of(Kind.TOKEN_REGRESSION, Kind.DUPLICATE_TOKEN,
-            Kind.STALE_ACCEPTED, Kind.LIVE_REJECTED);
+    private static final Set<Kind> TOKENS_GO_BACK =
+            EnumSet.of(Kind.TOKEN_REGRESSION, Kind.DUPLICATE_TOKEN, Kind.STALE_ACCEPTED, Kind.LIVE_REJECTED);
 
-    private CheckerPromises() {
-    }
+    private CheckerPromises() {}
 
     /**
      * @param backend the backend's name
@@ -69,19 +68,25 @@ public final class CheckerPromises {
                     // frees every lock ("two holders for up to one renewal interval") and restarts the
                     // counters at 1 ("tokens go back"); lock-testing runs redis-server with
                     // --save '' --appendonly no
-                    new Admission(FORGOTTEN_GRANTS, Set.of("SERVER_KILL"),
+                    new Admission(
+                            FORGOTTEN_GRANTS,
+                            Set.of("SERVER_KILL"),
                             "Redis restarted without persistence, docs/backends/redis.md#guarantees-exactly"),
                     // ibid., "On failover" and "On a Cluster failover": replication is asynchronous, so the
                     // new master can lack the lock key ("a second holder") and lag on the counter ("tokens
                     // can go back"). A slot migration admits nothing: "tokens keep increasing" through it
-                    new Admission(FORGOTTEN_GRANTS, Set.of("FAILOVER", "LEADER_KILL"),
+                    new Admission(
+                            FORGOTTEN_GRANTS,
+                            Set.of("FAILOVER", "LEADER_KILL"),
                             "Redis failover to a replica that missed grants, docs/backends/redis.md#guarantees-exactly"));
         }
         if (b.startsWith("postgres")) {
             // docs/backends/jdbc.md, "Durability and fencing": with synchronous_commit=off a crash can
             // forget the last commits, "and the next grant can carry a token that was already handed
             // out"; lock-testing runs PostgreSQL with synchronous_commit=off
-            return List.of(new Admission(TOKENS_GO_BACK, Set.of("SERVER_KILL"),
+            return List.of(new Admission(
+                    TOKENS_GO_BACK,
+                    Set.of("SERVER_KILL"),
                     "PostgreSQL killed with synchronous_commit=off, docs/backends/jdbc.md#durability-and-fencing"));
         }
         return List.of();
@@ -107,7 +112,11 @@ public final class CheckerPromises {
      */
     static boolean signals(String backend) {
         String b = backend.toLowerCase(Locale.ROOT);
-        return b.startsWith("redis") || b.startsWith("etcd") || b.startsWith("zookeeper") || b.startsWith("zk")
-                || b.startsWith("postgres") || b.startsWith("memory");
+        return b.startsWith("redis")
+                || b.startsWith("etcd")
+                || b.startsWith("zookeeper")
+                || b.startsWith("zk")
+                || b.startsWith("postgres")
+                || b.startsWith("memory");
     }
 }

@@ -27,6 +27,7 @@ final class CheckerRun {
         final Event grant;
         /** When the wait that ended in this grant began; {@link Long#MIN_VALUE} if not logged. */
         final long attempt;
+
         Event lastHeld;
         Event firstNotHeld;
         Event lost;
@@ -60,8 +61,7 @@ final class CheckerRun {
     }
 
     /** One wait, from {@code ATTEMPT} to its answer ({@code GRANT}, {@code TIMEOUT}, {@code ERROR}). */
-    record Wait(String worker, Event attempt, Event answer, long until) {
-    }
+    record Wait(String worker, Event attempt, Event answer, long until) {}
 
     /**
      * A nemesis at work, from the controller's line that began it to the one that ended it
@@ -84,16 +84,29 @@ final class CheckerRun {
     }
 
     /** The nemeses that keep a worker from its server: a wait may end in an error while one lasts. */
-    static final Set<String> OUTAGES = Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE",
-            "MIGRATE");
+    static final Set<String> OUTAGES =
+            Set.of("SERVER_KILL", "SERVER_PAUSE", "LEADER_KILL", "FAILOVER", "CUT", "PAUSE", "MIGRATE");
 
     /**
      * The line that ends each lasting nemesis: SERVER_UP once the killed server, leader or master is
      * back; MIGRATED once a moving Cluster slot has its new owner (a wait may meet TRYAGAIN until then).
      */
-    private static final Map<String, String> ENDS = Map.of("SERVER_KILL", "SERVER_UP", "LEADER_KILL", "SERVER_UP",
-            "FAILOVER", "SERVER_UP", "SERVER_PAUSE", "SERVER_RESUME", "CUT", "RESTORE", "PAUSE", "RESUME",
-            "MIGRATE", "MIGRATED");
+    private static final Map<String, String> ENDS = Map.of(
+            "SERVER_KILL",
+            "SERVER_UP",
+            "LEADER_KILL",
+            "SERVER_UP",
+            "FAILOVER",
+            "SERVER_UP",
+            "SERVER_PAUSE",
+            "SERVER_RESUME",
+            "CUT",
+            "RESTORE",
+            "PAUSE",
+            "RESUME",
+            "MIGRATE",
+            "MIGRATED");
+
     private static final Set<String> INSTANT = Set.of("KILL", "COMPACT");
     private static final Set<String> AIMED = Set.of("CUT", "RESTORE", "PAUSE", "RESUME", "KILL");
 
@@ -151,7 +164,9 @@ final class CheckerRun {
                     attempt = null;
                 }
                 case "HELD" -> {
-                    if (current != null && current.released == null && !e.fields().isEmpty()) {
+                    if (current != null
+                            && current.released == null
+                            && !e.fields().isEmpty()) {
                         if ("true".equals(e.field(0)) && e.nanos() >= current.start()) {
                             current.lastHeld = e;
                         } else if ("false".equals(e.field(0)) && current.firstNotHeld == null) {
@@ -189,9 +204,13 @@ final class CheckerRun {
     /** @return when the controller killed {@code worker} after {@code t}, or never */
     private long killAfter(String worker, long t) {
         return controller.stream()
-                .filter(c -> c.kind().equals("KILL") && c.nanos() >= t && !c.fields().isEmpty()
+                .filter(c -> c.kind().equals("KILL")
+                        && c.nanos() >= t
+                        && !c.fields().isEmpty()
                         && c.field(0).equals(worker))
-                .mapToLong(Event::nanos).findFirst().orElse(Long.MAX_VALUE);
+                .mapToLong(Event::nanos)
+                .findFirst()
+                .orElse(Long.MAX_VALUE);
     }
 
     private void readWindows() {

@@ -23,8 +23,13 @@ import java.util.Set;
  * @param normalExits the exit codes of a worker stopped normally by the controller
  * @param admissions  the faults the backend's docs admit
  */
-public record CheckerSettings(Duration lease, Duration margin, Duration wakeUp, Duration recovery,
-        Set<Integer> normalExits, List<Admission> admissions) {
+public record CheckerSettings(
+        Duration lease,
+        Duration margin,
+        Duration wakeUp,
+        Duration recovery,
+        Set<Integer> normalExits,
+        List<Admission> admissions) {
 
     /** The margin a killed holder's lock gets beyond its lease unless set otherwise. */
     public static final Duration DEFAULT_MARGIN = Duration.ofSeconds(2);
@@ -66,8 +71,13 @@ public record CheckerSettings(Duration lease, Duration margin, Duration wakeUp, 
      * @return the settings
      */
     public static CheckerSettings forBackend(String backend, Duration lease, Duration backoffMax) {
-        return new CheckerSettings(lease, DEFAULT_MARGIN, CheckerPromises.wakeUp(backend, backoffMax),
-                DEFAULT_RECOVERY, Set.of(0, 143), CheckerPromises.admissions(backend));
+        return new CheckerSettings(
+                lease,
+                DEFAULT_MARGIN,
+                CheckerPromises.wakeUp(backend, backoffMax),
+                DEFAULT_RECOVERY,
+                Set.of(0, 143),
+                CheckerPromises.admissions(backend));
     }
 
     /** @param margin beyond the lease, for a killed holder's lock @return settings with it */

@@ -80,7 +80,12 @@ public record Event(long nanos, String source, String kind, List<String> fields)
 
     /** @return the event as one history line, without the line end */
     public String line() {
-        StringBuilder b = new StringBuilder().append(nanos).append(' ').append(source).append(' ').append(kind);
+        StringBuilder b = new StringBuilder()
+                .append(nanos)
+                .append(' ')
+                .append(source)
+                .append(' ')
+                .append(kind);
         for (String f : fields) {
             b.append(' ').append(f);
         }

@@ -29,7 +29,8 @@ public final class EventLog implements AutoCloseable {
     public EventLog(Path path, String source) {
         this.source = source;
         try {
-            this.file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            this.file = FileChannel.open(
+                    path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open history file " + path, e);
         }

@@ -44,8 +44,14 @@ final class FaultRun {
      * @param holdMin the shortest hold
      * @param holdMax the longest hold
      */
-    record Plan(Target target, Nemesis nemesis, Duration length, int workers, WorkerSettings.Mode mode,
-            Duration holdMin, Duration holdMax) {
+    record Plan(
+            Target target,
+            Nemesis nemesis,
+            Duration length,
+            int workers,
+            WorkerSettings.Mode mode,
+            Duration holdMin,
+            Duration holdMax) {
 
         /**
          * Three correct workers holding for a fifteenth to a quarter of the lease.
@@ -57,7 +63,8 @@ final class FaultRun {
          */
         static Plan of(Target target, Nemesis nemesis, Duration length) {
             Duration lease = target.lease();
-            return new Plan(target, nemesis, length, 3, WorkerSettings.Mode.CORRECT, lease.dividedBy(15), lease.dividedBy(4));
+            return new Plan(
+                    target, nemesis, length, 3, WorkerSettings.Mode.CORRECT, lease.dividedBy(15), lease.dividedBy(4));
         }
 
         /**
@@ -111,7 +118,12 @@ final class FaultRun {
             throw new UncheckedIOException("cannot start the ledger", e);
         }
         try (Stream<Path> files = Files.list(dir)) {
-            return new Result(plan, History.read(files.filter(f -> f.toString().endsWith(".history")).sorted().toList()), dir);
+            return new Result(
+                    plan,
+                    History.read(files.filter(f -> f.toString().endsWith(".history"))
+                            .sorted()
+                            .toList()),
+                    dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + dir, e);
         }
@@ -149,9 +161,16 @@ final class FaultRun {
             this.log = log;
             this.group = "faults-" + suffix;
             Duration lease = plan.target().lease();
-            this.template = new WorkerSettings("w0", "faults:" + plan.nemesis().flag() + ":" + suffix,
-                    dir.resolve("w0.history"), ledgerPort, lease.multipliedBy(3), plan.holdMin(), plan.holdMax(),
-                    Optional.of(lease), plan.mode());
+            this.template = new WorkerSettings(
+                    "w0",
+                    "faults:" + plan.nemesis().flag() + ":" + suffix,
+                    dir.resolve("w0.history"),
+                    ledgerPort,
+                    lease.multipliedBy(3),
+                    plan.holdMin(),
+                    plan.holdMax(),
+                    Optional.of(lease),
+                    plan.mode());
         }
 
         void startWorker() {
@@ -163,10 +182,14 @@ final class FaultRun {
                 w = new WorkerThread(settings, group);
             } else if (plan.nemesis() == Nemesis.CUT_SHORT || plan.nemesis() == Nemesis.CUT_LONG) {
                 TcpProxy proxy = proxy();
-                w = WorkerProcess.start(settings, plan.target().uriThrough(proxy.address()), Optional.of(proxy),
+                w = WorkerProcess.start(
+                        settings,
+                        plan.target().uriThrough(proxy.address()),
+                        Optional.of(proxy),
                         dir.resolve(id + ".out"));
             } else {
-                w = WorkerProcess.start(settings, plan.target().uri().orElseThrow(), Optional.empty(), dir.resolve(id + ".out"));
+                w = WorkerProcess.start(
+                        settings, plan.target().uri().orElseThrow(), Optional.empty(), dir.resolve(id + ".out"));
             }
             workers.put(id, w);
             tracker.add(id, history);
@@ -185,8 +208,9 @@ final class FaultRun {
             long deadline = System.nanoTime() + START_BOUND.toNanos();
             while (!tracker.allReady()) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("the workers of " + plan.target() + " × " + plan.nemesis().flag()
-                            + " did not all open a client and log an ATTEMPT within " + START_BOUND + "; see their output in " + dir);
+                    throw new IllegalStateException("the workers of " + plan.target() + " × "
+                            + plan.nemesis().flag() + " did not all open a client and log an ATTEMPT within "
+                            + START_BOUND + "; see their output in " + dir);
                 }
                 Thread.sleep(20);
             }

@@ -45,13 +45,16 @@ public final class FaultSuite {
             String value = i + 1 < args.length ? args[i + 1] : "";
             switch (args[i]) {
                 case "--backends" -> backends = List.of(value.split(","));
-                case "--nemeses" -> nemeses = Arrays.stream(value.split(",")).map(Nemesis::ofFlag).toList();
+                case "--nemeses" ->
+                    nemeses =
+                            Arrays.stream(value.split(",")).map(Nemesis::ofFlag).toList();
                 case "--seconds" -> length = Duration.ofSeconds(Long.parseLong(value));
                 case "--dir" -> dir = Path.of(value);
                 default -> {
                     System.err.println("usage: faults.sh [--backends a,b] [--nemeses x,y] [--seconds N] [--dir D]"
                             + "\n  backends: " + String.join(",", Target.NAMES)
-                            + "\n  nemeses:  " + Arrays.stream(Nemesis.values()).map(Nemesis::flag).toList());
+                            + "\n  nemeses:  "
+                            + Arrays.stream(Nemesis.values()).map(Nemesis::flag).toList());
                     System.exit(2);
                 }
             }
@@ -94,19 +97,24 @@ public final class FaultSuite {
                     continue;
                 }
                 Duration runLength = length.compareTo(target.lease().multipliedBy(4)) < 0
-                        ? target.lease().multipliedBy(4) : length;
+                        ? target.lease().multipliedBy(4)
+                        : length;
                 Path runDir = dir.resolve(name).resolve(n.flag());
                 try {
                     passed &= report(FaultRun.run(FaultRun.Plan.of(target, n, runLength), runDir), out::println);
                 } catch (RuntimeException e) {
                     // a nemesis that could not act (a server that did not come back) fails its run, not the matrix
-                    out.printf("%-19s %-18s %s%n", name, n.flag(), "FAIL: the run broke off: " + e + " (see " + runDir + ")");
+                    out.printf(
+                            "%-19s %-18s %s%n",
+                            name, n.flag(), "FAIL: the run broke off: " + e + " (see " + runDir + ")");
                     passed = false;
                 }
                 out.flush();
             }
         }
-        out.printf("%d s in all; histories under %s%n", Duration.ofNanos(System.nanoTime() - start).toSeconds(), dir);
+        out.printf(
+                "%d s in all; histories under %s%n",
+                Duration.ofNanos(System.nanoTime() - start).toSeconds(), dir);
         return passed;
     }
 
@@ -133,8 +141,10 @@ public final class FaultSuite {
      */
     static Findings check(FaultRun.Result r) {
         Target target = r.plan().target();
-        return Checker.check(r.history(),
-                CheckerSettings.forBackend(target.name(), target.lease(), LockOptions.defaults().backoffMax()));
+        return Checker.check(
+                r.history(),
+                CheckerSettings.forBackend(
+                        target.name(), target.lease(), LockOptions.defaults().backoffMax()));
     }
 
     private static Path mkdirs(Path p) {

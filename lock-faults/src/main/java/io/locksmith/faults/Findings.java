@@ -61,8 +61,7 @@ public final class Findings {
     }
 
     /** The run's totals, from the workers' and the ledger's lines. */
-    record Totals(int attempts, int grants, int timeouts, int accepted, int rejected) {
-    }
+    record Totals(int attempts, int grants, int timeouts, int accepted, int rejected) {}
 
     private final Duration lease;
     private final Map<Kind, Integer> violations = new EnumMap<>(Kind.class);
@@ -127,7 +126,9 @@ public final class Findings {
      * @return how many of those the docs admit
      */
     public int documentedCount(Kind kind) {
-        return documented.getOrDefault(kind, Map.of()).values().stream().mapToInt(Integer::intValue).sum();
+        return documented.getOrDefault(kind, Map.of()).values().stream()
+                .mapToInt(Integer::intValue)
+                .sum();
     }
 
     /**
@@ -144,15 +145,16 @@ public final class Findings {
     /** @return what breaks a promise, one line per kind: {@code 2 double grants, e.g. …} */
     public List<String> violations() {
         List<String> lines = new ArrayList<>();
-        violations.forEach((kind, n) -> lines.add(n + " " + kind.words() + ", e.g. " + examples.get(kind).get(0)));
+        violations.forEach((kind, n) -> lines.add(
+                n + " " + kind.words() + ", e.g. " + examples.get(kind).get(0)));
         return lines;
     }
 
     /** @return what the docs admit, one line per kind and reason: {@code 2 token regressions (documented: …)} */
     public List<String> exceptions() {
         List<String> lines = new ArrayList<>();
-        documented.forEach((kind, reasons) -> reasons.forEach((reason, n) ->
-                lines.add(n + " " + kind.words() + " (documented: " + reason + ")")));
+        documented.forEach((kind, reasons) ->
+                reasons.forEach((reason, n) -> lines.add(n + " " + kind.words() + " (documented: " + reason + ")")));
         return lines;
     }
 

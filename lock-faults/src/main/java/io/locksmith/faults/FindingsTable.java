@@ -10,19 +10,26 @@ import java.util.List;
  */
 final class FindingsTable {
 
-    private record Column(String title, int width) {
-    }
+    private record Column(String title, int width) {}
 
     private static final List<Column> COLUMNS = List.of(
-            new Column("backend", 19), new Column("nemesis", 18), new Column("grants", 7),
-            new Column("attempts/timeouts", 18), new Column("writes ok/rejected", 19),
-            new Column("double", 7), new Column("woke", 5), new Column("stale ok", 9),
-            new Column("live rej", 9), new Column("regress/dup", 12),
-            new Column("death→grant ms", 25), new Column("wait errors", 12),
-            new Column("crash/hung", 11), new Column("lost wake-ups", 14), new Column("verdict", 0));
+            new Column("backend", 19),
+            new Column("nemesis", 18),
+            new Column("grants", 7),
+            new Column("attempts/timeouts", 18),
+            new Column("writes ok/rejected", 19),
+            new Column("double", 7),
+            new Column("woke", 5),
+            new Column("stale ok", 9),
+            new Column("live rej", 9),
+            new Column("regress/dup", 12),
+            new Column("death→grant ms", 25),
+            new Column("wait errors", 12),
+            new Column("crash/hung", 11),
+            new Column("lost wake-ups", 14),
+            new Column("verdict", 0));
 
-    private FindingsTable() {
-    }
+    private FindingsTable() {}
 
     static String header() {
         return line(COLUMNS.stream().map(Column::title).toList())
@@ -36,12 +43,22 @@ final class FindingsTable {
                 .orElse("-");
         String lost = cell(f, Kind.LOST_NOTIFICATION)
                 + f.worstLostNotification().map(d -> " (" + millis(d) + ")").orElse("");
-        return line(List.of(backend, nemesis, Integer.toString(f.grants()),
-                f.attempts() + "/" + f.timeouts(), f.writesAccepted() + "/" + f.writesRejected(),
-                cell(f, Kind.DOUBLE_GRANT), cell(f, Kind.WOKE_BELIEVING), cell(f, Kind.STALE_ACCEPTED),
-                cell(f, Kind.LIVE_REJECTED), cell(f, Kind.TOKEN_REGRESSION) + "/" + cell(f, Kind.DUPLICATE_TOKEN),
-                deathToGrant, cell(f, Kind.WAIT_ERROR), cell(f, Kind.CRASHED) + "/" + cell(f, Kind.HUNG),
-                lost, f.verdict()));
+        return line(List.of(
+                backend,
+                nemesis,
+                Integer.toString(f.grants()),
+                f.attempts() + "/" + f.timeouts(),
+                f.writesAccepted() + "/" + f.writesRejected(),
+                cell(f, Kind.DOUBLE_GRANT),
+                cell(f, Kind.WOKE_BELIEVING),
+                cell(f, Kind.STALE_ACCEPTED),
+                cell(f, Kind.LIVE_REJECTED),
+                cell(f, Kind.TOKEN_REGRESSION) + "/" + cell(f, Kind.DUPLICATE_TOKEN),
+                deathToGrant,
+                cell(f, Kind.WAIT_ERROR),
+                cell(f, Kind.CRASHED) + "/" + cell(f, Kind.HUNG),
+                lost,
+                f.verdict()));
     }
 
     private static String cell(Findings f, Kind kind) {

@@ -103,7 +103,8 @@ public final class Ledger implements AutoCloseable {
 
     private void serve(Socket s) {
         try (s;
-                BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
                 OutputStream out = s.getOutputStream()) {
             String line;
             while ((line = in.readLine()) != null) {

@@ -28,6 +28,7 @@ final class Nemeses {
     private static final int MAX_COMPACTIONS = 40;
     /** A waiter must have waited this long to count as queued behind the holder. */
     private static final Duration QUEUED = Duration.ofMillis(200);
+
     private static final Pattern REVISION = Pattern.compile("\"revision\":\"?(\\d+)");
 
     private final Stage stage;
@@ -77,23 +78,28 @@ final class Nemeses {
             }
             case KILL -> {
                 return holder().map(w -> {
-                    w.kill();
-                    stage.log().write("KILL", w.id());
-                    stage.tracker().gone(w.id());
-                    stage.replace(w.id());
-                    return true;
-                }).orElse(false);
+                            w.kill();
+                            stage.log().write("KILL", w.id());
+                            stage.tracker().gone(w.id());
+                            stage.replace(w.id());
+                            return true;
+                        })
+                        .orElse(false);
             }
             case PAUSE -> {
                 return pause(holder(), lease.multipliedBy(2));
             }
             case PAUSE_AFTER_GRANT -> {
                 long now = System.nanoTime();
-                return pause(find(s -> s.holding && s.grantNanos - now > 0), lease.multipliedBy(8).dividedBy(10));
+                return pause(
+                        find(s -> s.holding && s.grantNanos - now > 0),
+                        lease.multipliedBy(8).dividedBy(10));
             }
             case PAUSE_WAITER -> {
-                return pause(find(s -> s.waitingSince >= 0 && System.nanoTime() - s.waitingSince > QUEUED.toNanos()
-                        && stage.tracker().holdsOtherThan(s)),
+                return pause(
+                        find(s -> s.waitingSince >= 0
+                                && System.nanoTime() - s.waitingSince > QUEUED.toNanos()
+                                && stage.tracker().holdsOtherThan(s)),
                         lease.multipliedBy(2));
             }
             case SERVER_RESTART -> {
@@ -140,11 +146,13 @@ final class Nemeses {
                     return redis.sentinelFailover(stage.target().sentinel().get());
                 }
                 // in a Cluster, the master of the lock's slot, while someone holds the lock there
-                return holder().isPresent() && redis.clusterFailover(stage.target().redisCluster().orElseThrow());
+                return holder().isPresent()
+                        && redis.clusterFailover(stage.target().redisCluster().orElseThrow());
             }
             case MIGRATE -> {
                 // while one worker holds and another waits
-                return find(s -> s.waitingSince >= 0 && stage.tracker().holdsOtherThan(s)).isPresent()
+                return find(s -> s.waitingSince >= 0 && stage.tracker().holdsOtherThan(s))
+                                .isPresent()
                         && redis.migrate(stage.target().redisCluster().orElseThrow());
             }
             case CUT_SHORT -> {
@@ -201,7 +209,8 @@ final class Nemeses {
 
     /** Compacts etcd to its current revision through its JSON gateway; etcd keeps no other history. */
     private boolean compact(TestServer etcd) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         String base = "http://" + etcd.host() + ":" + etcd.port() + "/v3/kv/";
         String range = post(http, base + "range", "{\"key\":\"AA==\"}");
         Matcher m = REVISION.matcher(range);
@@ -216,8 +225,12 @@ final class Nemeses {
 
     private static String post(HttpClient http, String url, String body) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(10))
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("etcd answered " + r.statusCode() + " to " + url + ": " + r.body());
             }

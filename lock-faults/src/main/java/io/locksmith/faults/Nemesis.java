@@ -49,7 +49,9 @@ enum Nemesis {
     }
 
     static Nemesis ofFlag(String flag) {
-        return Arrays.stream(values()).filter(n -> n.flag().equals(flag)).findFirst()
+        return Arrays.stream(values())
+                .filter(n -> n.flag().equals(flag))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown nemesis '" + flag + "': use one of "
                         + Arrays.stream(values()).map(Nemesis::flag).toList()));
     }
@@ -63,7 +65,9 @@ enum Nemesis {
      * @return whether it applies
      */
     boolean appliesTo(Target t) {
-        boolean clustered = t.cluster().isPresent() || t.sentinel().isPresent() || t.redisCluster().isPresent();
+        boolean clustered = t.cluster().isPresent()
+                || t.sentinel().isPresent()
+                || t.redisCluster().isPresent();
         return switch (this) {
             case NONE -> true;
             case KILL, PAUSE, PAUSE_AFTER_GRANT -> !clustered;
@@ -87,8 +91,10 @@ enum Nemesis {
      * @return the nemeses, in declaration order
      */
     static List<Nemesis> matrix(Target t) {
-        return Arrays.stream(values()).filter(n -> n != NONE && n.appliesTo(t))
-                .filter(n -> !t.name().equals("azurite") || List.of(KILL, PAUSE, SERVER_RESTART, CUT_LONG).contains(n))
+        return Arrays.stream(values())
+                .filter(n -> n != NONE && n.appliesTo(t))
+                .filter(n -> !t.name().equals("azurite")
+                        || List.of(KILL, PAUSE, SERVER_RESTART, CUT_LONG).contains(n))
                 .filter(n -> !t.name().equals("redis-aof") || n == SERVER_RESTART)
                 .toList();
     }

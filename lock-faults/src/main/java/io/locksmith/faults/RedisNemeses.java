@@ -67,7 +67,9 @@ final class RedisNemeses {
     boolean migrate(RedisClusterGroup cluster) {
         String key = lockKey(":fence");
         TestServer owner = lockMaster(cluster);
-        TestServer to = cluster.masters().stream().filter(m -> m.port() != owner.port()).findFirst()
+        TestServer to = cluster.masters().stream()
+                .filter(m -> m.port() != owner.port())
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("the cluster has no master other than the lock's owner"));
         int slot = cluster.slotOf(key);
         stage.log().write("MIGRATE", slot);
@@ -96,7 +98,8 @@ final class RedisNemeses {
             long end = System.nanoTime() + FAILOVER_BOUND.toNanos();
             while (masterPort(group) == masterPort) {
                 if (System.nanoTime() - end > 0) {
-                    throw new IllegalStateException("the Sentinel did not promote the replica within " + FAILOVER_BOUND);
+                    throw new IllegalStateException(
+                            "the Sentinel did not promote the replica within " + FAILOVER_BOUND);
                 }
                 Nemeses.sleep(Duration.ofMillis(100));
             }
@@ -118,8 +121,9 @@ final class RedisNemeses {
         String replication = "";
         while (!(replication.contains("role:slave") && replication.contains("master_link_status:up"))) {
             if (System.nanoTime() - end > 0) {
-                throw new IllegalStateException(server + " did not come back as a synced replica within " + FAILOVER_BOUND
-                        + "; INFO replication said: " + replication.lines().limit(6).toList());
+                throw new IllegalStateException(server + " did not come back as a synced replica within "
+                        + FAILOVER_BOUND + "; INFO replication said: "
+                        + replication.lines().limit(6).toList());
             }
             Nemeses.sleep(Duration.ofMillis(100));
             replication = info(server, "replication");
@@ -167,8 +171,9 @@ final class RedisNemeses {
         String fence = lockKey(":fence");
         TestServer master = cluster.masterOf(fence);
         if (!ask(master, 1, "EXISTS", fence)[0].equals(":1")) {
-            throw new IllegalStateException("the lock's fencing counter " + fence + " is not on " + master
-                    + ", the master of its slot: the fault suite's copy of docs/backends/redis.md's key layout is out of date");
+            throw new IllegalStateException(
+                    "the lock's fencing counter " + fence + " is not on " + master
+                            + ", the master of its slot: the fault suite's copy of docs/backends/redis.md's key layout is out of date");
         }
         return master;
     }
@@ -181,7 +186,11 @@ final class RedisNemeses {
     private static String[] ask(TestServer server, int lines, String... words) {
         StringBuilder request = new StringBuilder("*" + words.length + "\r\n");
         for (String w : words) {
-            request.append('$').append(w.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(w).append("\r\n");
+            request.append('$')
+                    .append(w.getBytes(StandardCharsets.UTF_8).length)
+                    .append("\r\n")
+                    .append(w)
+                    .append("\r\n");
         }
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             s.setSoTimeout(5_000);

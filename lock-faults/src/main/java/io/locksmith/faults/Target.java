@@ -27,16 +27,35 @@ import java.util.Optional;
  * @param queues   whether the backend queues waiters natively (etcd, ZooKeeper)
  * @param compacts whether the backend keeps a history that can be compacted (etcd)
  */
-record Target(String name, Duration lease, Optional<String> uri, Optional<TestServer> server,
-        Optional<TestCluster> cluster, Optional<RedisSentinelGroup> sentinel, Optional<RedisClusterGroup> redisCluster,
-        boolean queues, boolean compacts) {
+record Target(
+        String name,
+        Duration lease,
+        Optional<String> uri,
+        Optional<TestServer> server,
+        Optional<TestCluster> cluster,
+        Optional<RedisSentinelGroup> sentinel,
+        Optional<RedisClusterGroup> redisCluster,
+        boolean queues,
+        boolean compacts) {
 
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration AZURE_LEASE = Duration.ofSeconds(15);
 
     /** Every backend the suite knows, in the order of the full matrix. */
-    static final List<String> NAMES = List.of("memory", "redis", "redis-aof", "redis-sentinel", "redis-cluster", "etcd", "etcd-cluster", "zookeeper",
-            "zookeeper-ensemble", "postgres", "mariadb", "sqlite", "azurite");
+    static final List<String> NAMES = List.of(
+            "memory",
+            "redis",
+            "redis-aof",
+            "redis-sentinel",
+            "redis-cluster",
+            "etcd",
+            "etcd-cluster",
+            "zookeeper",
+            "zookeeper-ensemble",
+            "postgres",
+            "mariadb",
+            "sqlite",
+            "azurite");
 
     /** @return whether the workers are threads of the controller's JVM (memory) rather than processes */
     boolean threads() {
@@ -55,47 +74,114 @@ record Target(String name, Duration lease, Optional<String> uri, Optional<TestSe
      */
     static Target open(String name, Path dir) {
         return switch (name) {
-            case "memory" -> new Target(name, LEASE, Optional.empty(), Optional.empty(), Optional.empty(),
-                    Optional.empty(), Optional.empty(), false, false);
-            case "redis" -> single(name, TestServers.redis(), TestServers.redis().uri(), false, false);
+            case "memory" ->
+                new Target(
+                        name,
+                        LEASE,
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        false,
+                        false);
+            case "redis" ->
+                single(name, TestServers.redis(), TestServers.redis().uri(), false, false);
             // appendonly yes, appendfsync always: a restart keeps every acknowledged grant
-            case "redis-aof" -> single(name, TestServers.redisWithPersistence(), TestServers.redisWithPersistence().uri(),
-                    false, false);
+            case "redis-aof" ->
+                single(
+                        name,
+                        TestServers.redisWithPersistence(),
+                        TestServers.redisWithPersistence().uri(),
+                        false,
+                        false);
             case "redis-sentinel" -> {
                 RedisSentinelGroup group = TestServers.redisWithReplicaAndSentinel();
-                yield new Target(name, LEASE, Optional.of(group.sentinelUri()), Optional.empty(), Optional.empty(),
-                        Optional.of(group), Optional.empty(), false, false);
+                yield new Target(
+                        name,
+                        LEASE,
+                        Optional.of(group.sentinelUri()),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(group),
+                        Optional.empty(),
+                        false,
+                        false);
             }
             case "redis-cluster" -> {
                 RedisClusterGroup group = TestServers.redisCluster();
-                yield new Target(name, LEASE, Optional.of(group.uri()), Optional.empty(), Optional.empty(),
-                        Optional.empty(), Optional.of(group), false, false);
+                yield new Target(
+                        name,
+                        LEASE,
+                        Optional.of(group.uri()),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(group),
+                        false,
+                        false);
             }
             case "etcd" -> single(name, TestServers.etcd(), TestServers.etcd().uri(), true, true);
             case "etcd-cluster" -> cluster(name, TestServers.etcdCluster(), true);
-            case "zookeeper" -> single(name, TestServers.zookeeper(), TestServers.zookeeper().uri(), true, false);
+            case "zookeeper" ->
+                single(name, TestServers.zookeeper(), TestServers.zookeeper().uri(), true, false);
             case "zookeeper-ensemble" -> cluster(name, TestServers.zookeeperEnsemble(), false);
-            case "postgres" -> single(name, TestServers.postgres(), TestServers.postgres().uri(), false, false);
-            case "mariadb" -> single(name, TestServers.mariadb(), TestServers.mariadb().uri(), false, false);
-            case "sqlite" -> new Target(name, LEASE, Optional.of("jdbc:sqlite:" + dir.resolve("locks.db")),
-                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+            case "postgres" ->
+                single(name, TestServers.postgres(), TestServers.postgres().uri(), false, false);
+            case "mariadb" ->
+                single(name, TestServers.mariadb(), TestServers.mariadb().uri(), false, false);
+            case "sqlite" ->
+                new Target(
+                        name,
+                        LEASE,
+                        Optional.of("jdbc:sqlite:" + dir.resolve("locks.db")),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        false,
+                        false);
             case "azurite" -> {
                 TestServer azurite = TestServers.azurite();
-                yield new Target(name, AZURE_LEASE, Optional.of("azblob:" + azurite.uri() + "?container=faults"),
-                        Optional.of(azurite), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+                yield new Target(
+                        name,
+                        AZURE_LEASE,
+                        Optional.of("azblob:" + azurite.uri() + "?container=faults"),
+                        Optional.of(azurite),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        false,
+                        false);
             }
             default -> throw new IllegalArgumentException("unknown backend '" + name + "': use one of " + NAMES);
         };
     }
 
     private static Target single(String name, TestServer server, String uri, boolean queues, boolean compacts) {
-        return new Target(name, LEASE, Optional.of(uri), Optional.of(server), Optional.empty(), Optional.empty(),
-                Optional.empty(), queues, compacts);
+        return new Target(
+                name,
+                LEASE,
+                Optional.of(uri),
+                Optional.of(server),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                queues,
+                compacts);
     }
 
     private static Target cluster(String name, TestCluster cluster, boolean queues) {
-        return new Target(name, LEASE, Optional.of(cluster.uri()), Optional.empty(), Optional.of(cluster),
-                Optional.empty(), Optional.empty(), queues, false);
+        return new Target(
+                name,
+                LEASE,
+                Optional.of(cluster.uri()),
+                Optional.empty(),
+                Optional.of(cluster),
+                Optional.empty(),
+                Optional.empty(),
+                queues,
+                false);
     }
 
     /**
@@ -109,7 +195,8 @@ record Target(String name, Duration lease, Optional<String> uri, Optional<TestSe
         String address = s.host() + ":" + s.port();
         String u = uri.orElseThrow();
         if (!u.contains(address)) {
-            throw new IllegalStateException(name + "'s URI does not name its server's address, so it cannot be proxied");
+            throw new IllegalStateException(
+                    name + "'s URI does not name its server's address, so it cannot be proxied");
         }
         return u.replace(address, proxyAddress);
     }

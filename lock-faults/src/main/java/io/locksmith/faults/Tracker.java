@@ -32,10 +32,12 @@ final class Tracker {
         long offset;
         /** Whether it has opened its client and made its first attempt. */
         boolean ready;
+
         boolean holding;
         long grantNanos;
         /** When its open {@code ATTEMPT} began, or -1 when it is not waiting. */
         long waitingSince = -1;
+
         boolean gone;
 
         State(String id, Path file) {

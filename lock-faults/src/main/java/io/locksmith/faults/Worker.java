@@ -72,19 +72,23 @@ public final class Worker implements Runnable {
         }
         // the client's lease, not only the lock's: ZooKeeper's session, which frees a dead holder's
         // lock, lasts the client's lease
-        Map<String, String> options = settings.lease().map(l -> Map.of("lease", l.toMillis() + "ms")).orElse(Map.of());
+        Map<String, String> options =
+                settings.lease().map(l -> Map.of("lease", l.toMillis() + "ms")).orElse(Map.of());
         Worker worker = new Worker(settings, () -> LockClient.open(uri, options));
         Thread loop = Thread.currentThread();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            worker.stop();
-            try {
-                loop.join(); // a loop that never ends is the controller's to call hung
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            // halt, not exit: this is the shutdown itself, and 0 says the stop was clean
-            Runtime.getRuntime().halt(worker.stoppedNormally ? 0 : 1);
-        }, "worker-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            worker.stop();
+                            try {
+                                loop.join(); // a loop that never ends is the controller's to call hung
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            // halt, not exit: this is the shutdown itself, and 0 says the stop was clean
+                            Runtime.getRuntime().halt(worker.stoppedNormally ? 0 : 1);
+                        },
+                        "worker-stop"));
         try {
             worker.run();
         } catch (Throwable t) {
@@ -98,7 +102,8 @@ public final class Worker implements Runnable {
     @Override
     public void run() {
         log.write("START", ProcessHandle.current().pid());
-        try (LockClient locks = client.get(); ledger) {
+        try (LockClient locks = client.get();
+                ledger) {
             DistributedLock lock = locks.lock(settings.name());
             if (settings.mode() == WorkerSettings.Mode.IGNORE_LEASE) {
                 lock = lock.withAutoRenew(false);

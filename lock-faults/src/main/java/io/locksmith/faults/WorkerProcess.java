@@ -18,8 +18,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerProcess implements RunningWorker {
 
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx64m", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-Xshare:auto", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    private static final List<String> JVM_OPTIONS = List.of(
+            "-Xmx64m",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xshare:auto",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
 
     private final String id;
     private final Process process;
@@ -48,7 +52,8 @@ final class WorkerProcess implements RunningWorker {
         command.add(System.getProperty("java.class.path"));
         command.add(Worker.class.getName());
         command.addAll(settings.toArgs());
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         pb.environment().put(WorkerSettings.URI_VARIABLE, uri);
         try {
             return new WorkerProcess(settings.id(), pb.start(), proxy);
@@ -81,12 +86,14 @@ final class WorkerProcess implements RunningWorker {
 
     @Override
     public void cut() {
-        proxy.orElseThrow(() -> new IllegalStateException(id + " has no proxy to cut")).cut();
+        proxy.orElseThrow(() -> new IllegalStateException(id + " has no proxy to cut"))
+                .cut();
     }
 
     @Override
     public void restore() {
-        proxy.orElseThrow(() -> new IllegalStateException(id + " has no proxy to restore")).restore();
+        proxy.orElseThrow(() -> new IllegalStateException(id + " has no proxy to restore"))
+                .restore();
     }
 
     @Override

@@ -29,8 +29,16 @@ import java.util.regex.Pattern;
  * @param lease      the client's lease (its locks', and ZooKeeper's session), if not the default
  * @param mode       correct, or one of the broken modes the checker must catch
  */
-public record WorkerSettings(String id, String name, Path history, int ledgerPort, Duration acquireWait,
-        Duration holdMin, Duration holdMax, Optional<Duration> lease, Mode mode) {
+public record WorkerSettings(
+        String id,
+        String name,
+        Path history,
+        int ledgerPort,
+        Duration acquireWait,
+        Duration holdMin,
+        Duration holdMax,
+        Optional<Duration> lease,
+        Mode mode) {
 
     /** The environment variable that carries the backend's URI to a worker process. */
     public static final String URI_VARIABLE = "LOCKSMITH_URI";
@@ -75,7 +83,8 @@ public record WorkerSettings(String id, String name, Path history, int ledgerPor
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(mode, "mode");
         if (holdMax.compareTo(holdMin) < 0) {
-            throw new IllegalArgumentException("--hold-max (" + holdMax + ") is shorter than --hold-min (" + holdMin + ")");
+            throw new IllegalArgumentException(
+                    "--hold-max (" + holdMax + ") is shorter than --hold-min (" + holdMin + ")");
         }
     }
 
@@ -94,18 +103,37 @@ public record WorkerSettings(String id, String name, Path history, int ledgerPor
             }
             values.put(args[i].substring(2), args[i + 1]);
         }
-        return new WorkerSettings(required(values, "id"), required(values, "name"), Path.of(required(values, "history")),
-                Integer.parseInt(required(values, "ledger")), duration("wait", required(values, "wait")),
-                duration("hold-min", required(values, "hold-min")), duration("hold-max", required(values, "hold-max")),
+        return new WorkerSettings(
+                required(values, "id"),
+                required(values, "name"),
+                Path.of(required(values, "history")),
+                Integer.parseInt(required(values, "ledger")),
+                duration("wait", required(values, "wait")),
+                duration("hold-min", required(values, "hold-min")),
+                duration("hold-max", required(values, "hold-max")),
                 Optional.ofNullable(values.get("lease")).map(v -> duration("lease", v)),
                 Mode.ofFlag(values.getOrDefault("mode", "correct")));
     }
 
     /** @return the command line {@link #parse} reads back into these settings */
     public List<String> toArgs() {
-        List<String> args = new ArrayList<>(List.of("--id", id, "--name", name, "--history", history.toString(),
-                "--ledger", Integer.toString(ledgerPort), "--wait", format(acquireWait), "--hold-min", format(holdMin),
-                "--hold-max", format(holdMax), "--mode", mode.flag()));
+        List<String> args = new ArrayList<>(List.of(
+                "--id",
+                id,
+                "--name",
+                name,
+                "--history",
+                history.toString(),
+                "--ledger",
+                Integer.toString(ledgerPort),
+                "--wait",
+                format(acquireWait),
+                "--hold-min",
+                format(holdMin),
+                "--hold-max",
+                format(holdMax),
+                "--mode",
+                mode.flag()));
         lease.ifPresent(l -> args.addAll(List.of("--lease", format(l))));
         return args;
     }
@@ -130,7 +158,8 @@ public record WorkerSettings(String id, String name, Path history, int ledgerPor
     static Duration duration(String option, String text) {
         Matcher m = DURATION.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("--" + option + " must be a duration such as 500ms, 3s or 1m, was '" + text + "'");
+            throw new IllegalArgumentException(
+                    "--" + option + " must be a duration such as 500ms, 3s or 1m, was '" + text + "'");
         }
         long n = Long.parseLong(m.group(1));
         return switch (m.group(2)) {

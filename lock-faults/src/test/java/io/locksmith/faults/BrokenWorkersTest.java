@@ -22,10 +22,14 @@ class BrokenWorkersTest {
     void workersThatTakeNoLockFailTheRun() throws Exception {
         Target memory = Target.open("memory", dir);
         Duration lease = memory.lease();
-        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(1))
-                .with(WorkerSettings.Mode.NO_LOCK, lease.dividedBy(15), lease.dividedBy(4)), dir.resolve("no-lock"));
+        FaultRun.Result r = FaultRun.run(
+                FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(1))
+                        .with(WorkerSettings.Mode.NO_LOCK, lease.dividedBy(15), lease.dividedBy(4)),
+                dir.resolve("no-lock"));
         Findings f = FaultSuite.check(r);
-        assertTrue(f.count(Kind.DOUBLE_GRANT) > 0, "no-lock workers: the checker must find double grants; got " + f.report());
+        assertTrue(
+                f.count(Kind.DOUBLE_GRANT) > 0,
+                "no-lock workers: the checker must find double grants; got " + f.report());
         assertEquals("FAIL", f.verdict(), "no-lock workers: the run must fail; got " + f.report());
     }
 
@@ -34,12 +38,19 @@ class BrokenWorkersTest {
         Target memory = Target.open("memory", dir);
         Duration lease = memory.lease();
         // each holds past its lease without renewing, so a waiter is granted while it still writes HELD true
-        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(memory, Nemesis.NONE, lease.multipliedBy(3))
-                .with(WorkerSettings.Mode.IGNORE_LEASE, lease.multipliedBy(3).dividedBy(2), lease.multipliedBy(2)),
+        FaultRun.Result r = FaultRun.run(
+                FaultRun.Plan.of(memory, Nemesis.NONE, lease.multipliedBy(3))
+                        .with(
+                                WorkerSettings.Mode.IGNORE_LEASE,
+                                lease.multipliedBy(3).dividedBy(2),
+                                lease.multipliedBy(2)),
                 dir.resolve("ignore-lease"));
         Findings f = FaultSuite.check(r);
-        assertTrue(f.count(Kind.DOUBLE_GRANT) > 0, "ignore-lease workers: a waiter is granted once the lease runs out,"
-                + " while the old holder still believes it holds, so the checker must find double grants; got " + f.report());
+        assertTrue(
+                f.count(Kind.DOUBLE_GRANT) > 0,
+                "ignore-lease workers: a waiter is granted once the lease runs out,"
+                        + " while the old holder still believes it holds, so the checker must find double grants; got "
+                        + f.report());
         assertEquals("FAIL", f.verdict(), "ignore-lease workers: the run must fail; got " + f.report());
     }
 }

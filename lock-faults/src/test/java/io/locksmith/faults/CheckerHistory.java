@@ -19,11 +19,17 @@ final class CheckerHistory {
     /** @return settings for a backend with a 2 s lease, 1 s margin and wake-up, 2 s recovery */
     static CheckerSettings settings(String backend) {
         return CheckerSettings.forBackend(backend, LEASE, Duration.ofMillis(500))
-                .withMargin(Duration.ofSeconds(1)).withWakeUp(Duration.ofSeconds(1)).withRecovery(Duration.ofSeconds(2));
+                .withMargin(Duration.ofSeconds(1))
+                .withWakeUp(Duration.ofSeconds(1))
+                .withRecovery(Duration.ofSeconds(2));
     }
 
     CheckerHistory at(long ms, String source, String kind, Object... fields) {
-        events.add(new Event(ms * 1_000_000, source, kind, Arrays.stream(fields).map(String::valueOf).toList()));
+        events.add(new Event(
+                ms * 1_000_000,
+                source,
+                kind,
+                Arrays.stream(fields).map(String::valueOf).toList()));
         return this;
     }
 

@@ -25,7 +25,9 @@ class CheckerTest {
     /** Asserts each kind's count (documented ones included) is as given, and every other kind's is 0. */
     static void assertCounts(Findings f, Map<Kind, Integer> expected) {
         for (Kind kind : Kind.values()) {
-            assertEquals(expected.getOrDefault(kind, 0), f.count(kind),
+            assertEquals(
+                    expected.getOrDefault(kind, 0),
+                    f.count(kind),
                     "checker: " + kind.words() + " found in this history; its findings:\n" + f.report());
         }
     }
@@ -53,12 +55,17 @@ class CheckerTest {
         }
         // paused past its lease: w2 is granted meanwhile, and w1 wakes seeing it no longer holds
         h.at(3650, Event.CONTROLLER, "PAUSE", "w1");
-        h.at(5700, "w2", "GRANT", 5).at(5701, "w2", "HELD", true).at(5999, "w2", "HELD", true).release("w2", 6000, 5);
+        h.at(5700, "w2", "GRANT", 5)
+                .at(5701, "w2", "HELD", true)
+                .at(5999, "w2", "HELD", true)
+                .release("w2", 6000, 5);
         h.at(6200, Event.CONTROLLER, "RESUME", "w1");
         h.at(6201, "w1", "HELD", false).at(6202, "w1", "LOST", "LEASE_EXPIRED");
         h.write(6203, "w1", 4).at(6204, "w1", "RELEASE").at(6205, "w1", "RELEASED");
         // cut off past its lease: w2's deadline passes before w1 is granted; its late write is refused
-        h.grant("w2", 6010, 6020, 6, 6100).at(6150, Event.CONTROLLER, "CUT", "w2").at(8000, "w2", "HELD", true);
+        h.grant("w2", 6010, 6020, 6, 6100)
+                .at(6150, Event.CONTROLLER, "CUT", "w2")
+                .at(8000, "w2", "HELD", true);
         h.at(8200, "w2", "HELD", false).at(8210, "w2", "LOST", "LEASE_EXPIRED");
         h.hold("w1", 6210, 8300, 7, 8800);
         h.at(9000, Event.CONTROLLER, "RESTORE", "w2");
@@ -71,7 +78,9 @@ class CheckerTest {
         h.hold("w1", 11001, 11600, 8, 11900);
         h.hold("w2", 11011, 11950, 9, 12200);
         // the normal stop: SIGTERM interrupts a wait, the workers exit 143 and 0
-        h.at(12300, "w1", "ATTEMPT").at(12400, "w1", "ERROR", "LockInterruptedException").at(12401, "w1", "STOP");
+        h.at(12300, "w1", "ATTEMPT")
+                .at(12400, "w1", "ERROR", "LockInterruptedException")
+                .at(12401, "w1", "STOP");
         h.at(12450, "w2", "STOP");
         h.at(12600, Event.CONTROLLER, "EXIT", "w1", 143).at(12601, Event.CONTROLLER, "EXIT", "w2", 0);
         return h.at(12700, Event.CONTROLLER, "END");
@@ -82,16 +91,21 @@ class CheckerTest {
         Findings f = correctRun().check("etcd");
         assertCounts(f, Map.of(Kind.WAIT_ERROR, 1));
         assertEquals(List.of(), f.violations(), "checker: a correct run must show no violation:\n" + f.report());
-        assertEquals(List.of("1 waits ended by errors (documented: the backend could not be reached, docs/semantics.md#waiting)"),
-                f.exceptions(), "checker: the error during the server's outage is the one documented exception");
+        assertEquals(
+                List.of(
+                        "1 waits ended by errors (documented: the backend could not be reached, docs/semantics.md#waiting)"),
+                f.exceptions(),
+                "checker: the error during the server's outage is the one documented exception");
         assertEquals(1, f.waitErrorsInOutage(), "checker: the error came while the server was down");
-        assertEquals("PASS with documented exceptions", f.verdict(), "checker: verdict of a correct run with an outage");
+        assertEquals(
+                "PASS with documented exceptions", f.verdict(), "checker: verdict of a correct run with an outage");
         assertEquals(9, f.grants(), "checker: grants");
         assertEquals(12, f.attempts(), "checker: attempts");
         assertEquals(1, f.timeouts(), "checker: timeouts");
         assertEquals(6, f.writesAccepted(), "checker: writes accepted");
         assertEquals(2, f.writesRejected(), "checker: writes rejected (the paused and the cut holder's)");
-        assertEquals(Duration.ofMillis(2500), f.worstDeathToGrant().orElseThrow(), "checker: from w3's kill to w1's grant");
+        assertEquals(
+                Duration.ofMillis(2500), f.worstDeathToGrant().orElseThrow(), "checker: from w3's kill to w1's grant");
         assertTrue(f.worstLostNotification().isEmpty(), "checker: no wake-up was late");
     }
 
@@ -115,7 +129,10 @@ class CheckerTest {
     void grantsAtTheSameInstantAreADoubleGrant() {
         CheckerHistory h = new CheckerHistory();
         h.at(0, "w1", "ATTEMPT").at(0, "w2", "ATTEMPT");
-        h.at(100, "w1", "GRANT", 1).at(100, "w2", "GRANT", 2).at(100, "w1", "HELD", true).at(100, "w2", "HELD", true);
+        h.at(100, "w1", "GRANT", 1)
+                .at(100, "w2", "GRANT", 2)
+                .at(100, "w1", "HELD", true)
+                .at(100, "w2", "HELD", true);
         h.release("w1", 150, 1).release("w2", 160, 2);
         assertCounts(h.check("etcd"), Map.of(Kind.DOUBLE_GRANT, 1));
     }
@@ -124,7 +141,10 @@ class CheckerTest {
     void aLastSampleAtTheNextGrantsInstantOverlapsIt() {
         CheckerHistory h = new CheckerHistory();
         h.grant("w1", 0, 10, 1, 200).release("w1", 201, 1);
-        h.at(5, "w2", "ATTEMPT").at(200, "w2", "GRANT", 2).at(200, "w2", "HELD", true).release("w2", 300, 2);
+        h.at(5, "w2", "ATTEMPT")
+                .at(200, "w2", "GRANT", 2)
+                .at(200, "w2", "HELD", true)
+                .release("w2", 300, 2);
         assertCounts(h.check("etcd"), Map.of(Kind.DOUBLE_GRANT, 1));
     }
 
@@ -151,7 +171,9 @@ class CheckerTest {
         CheckerHistory h = new CheckerHistory();
         h.grant("w1", 0, 100, 1, 110).at(150, Event.CONTROLLER, "PAUSE", "w1");
         h.hold("w2", 50, 2300, 2, 2500);
-        h.at(3000, Event.CONTROLLER, "RESUME", "w1").at(3001, "w1", "HELD", true).release("w1", 3002, 1);
+        h.at(3000, Event.CONTROLLER, "RESUME", "w1")
+                .at(3001, "w1", "HELD", true)
+                .release("w1", 3002, 1);
         // the woken holder's belief overlaps w2's grant too; its write comes after w2's, refused
         assertCounts(h.check("zookeeper"), Map.of(Kind.WOKE_BELIEVING, 1, Kind.DOUBLE_GRANT, 1));
     }
@@ -180,7 +202,8 @@ class CheckerTest {
         Findings f = h.check("etcd");
         assertCounts(f, Map.of(Kind.TOKEN_REGRESSION, 1, Kind.LIVE_REJECTED, 1));
         String example = f.examples(Kind.TOKEN_REGRESSION).get(0);
-        assertTrue(example.contains("w1 GRANT 6 after") && example.contains("w2 GRANT 7"),
+        assertTrue(
+                example.contains("w1 GRANT 6 after") && example.contains("w2 GRANT 7"),
                 "checker: the regression's example names both grants: " + example);
     }
 
@@ -192,7 +215,10 @@ class CheckerTest {
         h.at(0, "w2", "ATTEMPT").at(10, Event.CONTROLLER, "PAUSE", "w2");
         h.hold("w1", 5, 2500, 7, 2600);
         h.at(3000, Event.CONTROLLER, "RESUME", "w2").at(3001, "w2", "GRANT", 6).at(3002, "w2", "HELD", false);
-        h.at(3003, "w2", "LOST", "LEASE_EXPIRED").write(3004, "w2", 6).at(3005, "w2", "RELEASE").at(3006, "w2", "RELEASED");
+        h.at(3003, "w2", "LOST", "LEASE_EXPIRED")
+                .write(3004, "w2", 6)
+                .at(3005, "w2", "RELEASE")
+                .at(3006, "w2", "RELEASED");
         assertCounts(h.check("etcd"), Map.of());
     }
 
@@ -229,7 +255,9 @@ class CheckerTest {
         CheckerHistory h = new CheckerHistory();
         h.at(0, "w1", "ATTEMPT").at(500, "w1", "ERROR", "LockBackendException");
         // a cut of another worker excuses nobody else
-        h.at(600, Event.CONTROLLER, "CUT", "w2").at(700, "w1", "ATTEMPT").at(900, "w1", "ERROR", "LockBackendException");
+        h.at(600, Event.CONTROLLER, "CUT", "w2")
+                .at(700, "w1", "ATTEMPT")
+                .at(900, "w1", "ERROR", "LockBackendException");
         h.at(1000, Event.CONTROLLER, "RESTORE", "w2").at(1001, "w1", "ATTEMPT");
         Findings f = h.check("etcd");
         assertCounts(f, Map.of(Kind.WAIT_ERROR, 2));
@@ -252,10 +280,16 @@ class CheckerTest {
     void aWaiterLeftWaitingPastTheWakeUpPromiseIsALostNotification() {
         CheckerHistory h = new CheckerHistory();
         h.hold("w1", 0, 10, 1, 1000).at(500, "w2", "ATTEMPT");
-        h.at(2500, "w2", "GRANT", 2).at(2501, "w2", "HELD", true).release("w2", 2600, 2).at(5000, Event.CONTROLLER, "END");
+        h.at(2500, "w2", "GRANT", 2)
+                .at(2501, "w2", "HELD", true)
+                .release("w2", 2600, 2)
+                .at(5000, Event.CONTROLLER, "END");
         Findings f = h.check("redis");
         assertCounts(f, Map.of(Kind.LOST_NOTIFICATION, 1));
-        assertEquals(Duration.ofMillis(1499), f.worstLostNotification().orElseThrow(), "checker: from RELEASED to the next grant");
+        assertEquals(
+                Duration.ofMillis(1499),
+                f.worstLostNotification().orElseThrow(),
+                "checker: from RELEASED to the next grant");
     }
 
     @Test
@@ -263,7 +297,10 @@ class CheckerTest {
         CheckerHistory h = new CheckerHistory();
         h.hold("w1", 0, 10, 1, 1000).at(500, "w2", "ATTEMPT");
         h.at(1100, Event.CONTROLLER, "SERVER_PAUSE").at(2000, Event.CONTROLLER, "SERVER_RESUME");
-        h.at(2500, "w2", "GRANT", 2).at(2501, "w2", "HELD", true).release("w2", 2600, 2).at(9000, Event.CONTROLLER, "END");
+        h.at(2500, "w2", "GRANT", 2)
+                .at(2501, "w2", "HELD", true)
+                .release("w2", 2600, 2)
+                .at(9000, Event.CONTROLLER, "END");
         assertCounts(h.check("redis"), Map.of());
     }
 
@@ -308,11 +345,16 @@ class CheckerTest {
     void tokensGoingBackAfterARedisRestartAreDocumented() {
         Findings redis = redisRestart().check("redis");
         assertCounts(redis, Map.of(Kind.TOKEN_REGRESSION, 1, Kind.LIVE_REJECTED, 1));
-        assertEquals(List.of(), redis.violations(), "checker: Redis's docs admit tokens going back after a restart:\n" + redis.report());
-        assertEquals(List.of(
-                "1 live writes rejected (documented: Redis restarted without persistence, docs/backends/redis.md#guarantees-exactly)",
-                "1 token regressions (documented: Redis restarted without persistence, docs/backends/redis.md#guarantees-exactly)"),
-                redis.exceptions().stream().sorted().toList(), "checker: each documented exception names its reason");
+        assertEquals(
+                List.of(),
+                redis.violations(),
+                "checker: Redis's docs admit tokens going back after a restart:\n" + redis.report());
+        assertEquals(
+                List.of(
+                        "1 live writes rejected (documented: Redis restarted without persistence, docs/backends/redis.md#guarantees-exactly)",
+                        "1 token regressions (documented: Redis restarted without persistence, docs/backends/redis.md#guarantees-exactly)"),
+                redis.exceptions().stream().sorted().toList(),
+                "checker: each documented exception names its reason");
         assertEquals("PASS with documented exceptions", redis.verdict(), "checker: verdict on Redis");
 
         Findings etcd = redisRestart().check("etcd");
@@ -328,7 +370,9 @@ class CheckerTest {
         h.hold("w2", 501, 5000, 3, 5100).hold("w1", 5050, 5200, 2, 5300);
         Findings f = h.check("redis");
         assertEquals(3, f.count(Kind.TOKEN_REGRESSION), "checker: w2's 1 and 3 and w1's 2 went back:\n" + f.report());
-        assertEquals(2, f.documentedCount(Kind.TOKEN_REGRESSION),
+        assertEquals(
+                2,
+                f.documentedCount(Kind.TOKEN_REGRESSION),
                 "checker: w2's two cross the restart, w1's 2 after w2's 3 does not:\n" + f.report());
         assertEquals("FAIL", f.verdict(), "checker: an unexplained regression fails the run on Redis too");
     }
@@ -343,8 +387,10 @@ class CheckerTest {
         h.release("w2", 1500, 9).release("w1", 1600, 10);
         h.at(7000, Event.CONTROLLER, "SERVER_UP");
         Findings f = h.check("redis-sentinel");
-        assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1, Kind.WAIT_ERROR, 1));
-        assertEquals(List.of(), f.violations(), "checker: Redis's docs admit all of these after a failover:\n" + f.report());
+        assertCounts(
+                f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1, Kind.WAIT_ERROR, 1));
+        assertEquals(
+                List.of(), f.violations(), "checker: Redis's docs admit all of these after a failover:\n" + f.report());
         assertEquals(1, f.waitErrorsInOutage(), "checker: w3's wait ended while the master was down");
     }
 
@@ -357,7 +403,10 @@ class CheckerTest {
         h.at(7000, Event.CONTROLLER, "SERVER_UP");
         Findings f = h.check("redis-cluster");
         assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1));
-        assertEquals(List.of(), f.violations(), "checker: Redis's docs admit these after a Cluster failover:\n" + f.report());
+        assertEquals(
+                List.of(),
+                f.violations(),
+                "checker: Redis's docs admit these after a Cluster failover:\n" + f.report());
     }
 
     @Test
@@ -373,10 +422,14 @@ class CheckerTest {
         h.at(6000, "w3", "ATTEMPT").at(6500, "w3", "ERROR", "LockBackendException");
         h.at(8000, Event.CONTROLLER, "STOPPING");
         Findings f = h.check("redis-cluster");
-        assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1, Kind.WAIT_ERROR, 2));
+        assertCounts(
+                f, Map.of(Kind.DOUBLE_GRANT, 1, Kind.TOKEN_REGRESSION, 1, Kind.STALE_ACCEPTED, 1, Kind.WAIT_ERROR, 2));
         assertEquals(1, f.waitErrorsInOutage(), "checker: w3's first error came while the slot moved:\n" + f.report());
-        assertEquals(0, f.documentedCount(Kind.DOUBLE_GRANT),
-                "checker: a migration admits no second holder, the docs say locks keep working through it:\n" + f.report());
+        assertEquals(
+                0,
+                f.documentedCount(Kind.DOUBLE_GRANT),
+                "checker: a migration admits no second holder, the docs say locks keep working through it:\n"
+                        + f.report());
         assertEquals(0, f.documentedCount(Kind.TOKEN_REGRESSION), "checker: nor tokens going back:\n" + f.report());
         assertEquals("FAIL", f.verdict(), "checker: verdict after a migration that broke the lock");
     }
@@ -384,10 +437,14 @@ class CheckerTest {
     @Test
     void tokensGoingBackAfterAPersistentRedisRestartAreViolations() {
         Findings f = redisRestart().check("redis-aof");
-        assertEquals(0, f.documentedCount(Kind.TOKEN_REGRESSION) + f.documentedCount(Kind.LIVE_REJECTED),
+        assertEquals(
+                0,
+                f.documentedCount(Kind.TOKEN_REGRESSION) + f.documentedCount(Kind.LIVE_REJECTED),
                 "checker: a Redis with appendfsync always admits nothing after a restart:\n" + f.report());
-        assertEquals(2, f.violations().size(), "checker: the regression and the rejected live write are violations: "
-                + f.violations());
+        assertEquals(
+                2,
+                f.violations().size(),
+                "checker: the regression and the rejected live write are violations: " + f.violations());
         assertEquals("FAIL", f.verdict(), "checker: verdict on a persistent Redis whose tokens went back");
     }
 
@@ -396,29 +453,54 @@ class CheckerTest {
         Findings f = redisRestart().check("redis");
         String header = Findings.header().lines().findFirst().orElseThrow();
         String row = f.row("redis", "server-kill");
-        assertTrue(row.startsWith("redis ") && row.endsWith(" PASS with documented exceptions"), "checker: the row: " + row);
+        assertTrue(
+                row.startsWith("redis ") && row.endsWith(" PASS with documented exceptions"),
+                "checker: the row: " + row);
         assertTrue(row.contains(" 1*/0 "), "checker: the row shows the documented regression with a star: " + row);
         int at = 0;
-        for (String title : List.of("backend", "nemesis", "grants", "attempts/timeouts", "writes ok/rejected", "double", "woke",
-                "stale ok", "live rej", "regress/dup", "death→grant ms", "wait errors", "crash/hung", "lost wake-ups", "verdict")) {
+        for (String title : List.of(
+                "backend",
+                "nemesis",
+                "grants",
+                "attempts/timeouts",
+                "writes ok/rejected",
+                "double",
+                "woke",
+                "stale ok",
+                "live rej",
+                "regress/dup",
+                "death→grant ms",
+                "wait errors",
+                "crash/hung",
+                "lost wake-ups",
+                "verdict")) {
             at = header.indexOf(title, at);
             assertTrue(at >= 0, "checker: the header has the column " + title + ": " + header);
-            assertTrue(row.charAt(at) != ' ' && (at == 0 || row.charAt(at - 1) == ' '),
+            assertTrue(
+                    row.charAt(at) != ' ' && (at == 0 || row.charAt(at - 1) == ' '),
                     "checker: the row's cell for " + title + " starts under its title:\n" + header + "\n" + row);
         }
-        assertTrue(correctRun().check("etcd").row("etcd", "everything").contains("2500 (lease 2000)"),
-                "checker: the worst death→grant against the lease: " + correctRun().check("etcd").row("etcd", "everything"));
+        assertTrue(
+                correctRun().check("etcd").row("etcd", "everything").contains("2500 (lease 2000)"),
+                "checker: the worst death→grant against the lease: "
+                        + correctRun().check("etcd").row("etcd", "everything"));
     }
 
     @Test
     void workersThatOnlyPretendToLockFailWithTheirCounts() {
         // the suite's no-lock mode: each worker makes up its own increasing tokens and holds at will
         CheckerHistory h = new CheckerHistory();
-        h.hold("w1", 0, 10, 1, 100).hold("w2", 5, 50, 1, 150).hold("w1", 101, 120, 2, 200).hold("w2", 151, 160, 2, 250);
+        h.hold("w1", 0, 10, 1, 100)
+                .hold("w2", 5, 50, 1, 150)
+                .hold("w1", 101, 120, 2, 200)
+                .hold("w2", 151, 160, 2, 250);
         Findings f = h.check("memory");
         assertCounts(f, Map.of(Kind.DOUBLE_GRANT, 3, Kind.DUPLICATE_TOKEN, 2, Kind.LIVE_REJECTED, 2));
         assertEquals("FAIL", f.verdict(), "checker: a run without a lock fails");
-        assertTrue(f.violations().get(0).startsWith("3 double grants, e.g. 10000000 w1 GRANT 1 … 99000000 w1 HELD true overlaps"),
+        assertTrue(
+                f.violations()
+                        .get(0)
+                        .startsWith("3 double grants, e.g. 10000000 w1 GRANT 1 … 99000000 w1 HELD true overlaps"),
                 "checker: a violation's line counts it and shows an example: " + f.violations());
     }
 
@@ -426,23 +508,45 @@ class CheckerTest {
     void settingsCarryEachBackendsPromises() {
         Duration lease = Duration.ofSeconds(2);
         Duration backoffMax = Duration.ofMillis(800);
-        assertEquals(Duration.ofSeconds(1), CheckerSettings.forBackend("redis", lease, backoffMax).wakeUp(),
+        assertEquals(
+                Duration.ofSeconds(1),
+                CheckerSettings.forBackend("redis", lease, backoffMax).wakeUp(),
                 "checker: Redis wakes waiters by pub/sub, within about a second");
-        assertEquals(Duration.ofMillis(1300), CheckerSettings.forBackend("mariadb", lease, backoffMax).wakeUp(),
+        assertEquals(
+                Duration.ofMillis(1300),
+                CheckerSettings.forBackend("mariadb", lease, backoffMax).wakeUp(),
                 "checker: MariaDB's waiters poll: the back-off maximum plus half a second");
-        assertEquals(Duration.ofMillis(1300), CheckerSettings.forBackend("azurite", lease, backoffMax).wakeUp(),
+        assertEquals(
+                Duration.ofMillis(1300),
+                CheckerSettings.forBackend("azurite", lease, backoffMax).wakeUp(),
                 "checker: Azure's waiters poll");
-        assertEquals(2, CheckerSettings.forBackend("redis-sentinel", lease, backoffMax).admissions().size(),
+        assertEquals(
+                2,
+                CheckerSettings.forBackend("redis-sentinel", lease, backoffMax)
+                        .admissions()
+                        .size(),
                 "checker: Redis admits faults after a restart and after a failover");
-        assertEquals(2, CheckerSettings.forBackend("redis-cluster", lease, backoffMax).admissions().size(),
+        assertEquals(
+                2,
+                CheckerSettings.forBackend("redis-cluster", lease, backoffMax)
+                        .admissions()
+                        .size(),
                 "checker: a Redis Cluster admits what a plain and a Sentinel Redis do");
-        assertEquals(List.of(), CheckerSettings.forBackend("redis-aof", lease, backoffMax).admissions(),
+        assertEquals(
+                List.of(),
+                CheckerSettings.forBackend("redis-aof", lease, backoffMax).admissions(),
                 "checker: a Redis that syncs its append-only file on every write admits nothing");
-        assertEquals(List.of(), CheckerSettings.forBackend("etcd", lease, backoffMax).admissions(),
+        assertEquals(
+                List.of(),
+                CheckerSettings.forBackend("etcd", lease, backoffMax).admissions(),
                 "checker: etcd admits nothing");
-        assertEquals(List.of(), CheckerSettings.forBackend("zookeeper", lease, backoffMax).admissions(),
+        assertEquals(
+                List.of(),
+                CheckerSettings.forBackend("zookeeper", lease, backoffMax).admissions(),
                 "checker: ZooKeeper admits nothing");
-        assertEquals(java.util.Set.of(0, 143), CheckerSettings.forBackend("sqlite", lease, backoffMax).normalExits(),
+        assertEquals(
+                java.util.Set.of(0, 143),
+                CheckerSettings.forBackend("sqlite", lease, backoffMax).normalExits(),
                 "checker: a normal stop exits 0, or 143 on SIGTERM");
     }
 }

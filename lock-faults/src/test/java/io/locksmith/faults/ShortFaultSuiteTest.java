@@ -18,8 +18,8 @@ class ShortFaultSuiteTest {
     /** Kept after the build, so that a failure's histories can be read. */
     private final Path dir = Path.of("target", "faults", "short");
     /** The controller's lines that say how the run went rather than what the nemesis did. */
-    private static final Set<String> NOT_FAULTS = Set.of("EXIT", "HUNG", "STOPPING", "END", "RESUME", "RESTORE", "SERVER_UP",
-            "SERVER_RESUME", "MIGRATED");
+    private static final Set<String> NOT_FAULTS =
+            Set.of("EXIT", "HUNG", "STOPPING", "END", "RESUME", "RESTORE", "SERVER_UP", "SERVER_RESUME", "MIGRATED");
 
     @Test
     void memoryHolderKilled() throws Exception {
@@ -43,15 +43,24 @@ class ShortFaultSuiteTest {
 
     private void passes(String backend, Nemesis nemesis, Duration length) throws InterruptedException {
         Target target = Target.open(backend, dir);
-        FaultRun.Result r = FaultRun.run(FaultRun.Plan.of(target, nemesis, length), dir.resolve(backend + "-" + nemesis.flag()));
+        FaultRun.Result r =
+                FaultRun.run(FaultRun.Plan.of(target, nemesis, length), dir.resolve(backend + "-" + nemesis.flag()));
         Findings f = FaultSuite.check(r);
         String row = f.row(backend, nemesis.flag()) + " (histories in " + r.dir() + ")";
-        long faults = r.history().of(Event.CONTROLLER).stream().filter(e -> !NOT_FAULTS.contains(e.kind())).count();
-        assertTrue(faults > 0, "[" + backend + "] " + nemesis.flag() + ": the nemesis must have struck at least once; " + row);
-        assertTrue(f.grants() > 1, "[" + backend + "] " + nemesis.flag() + ": the workers must have been granted the lock"
-                + " more than once; " + row);
-        assertTrue(f.writesAccepted() > 0, "[" + backend + "] " + nemesis.flag() + ": the ledger must have accepted writes; "
-                + row);
-        assertTrue(f.passed(), "[" + backend + "] " + nemesis.flag() + ": no promise broken; " + row + "\n" + f.report());
+        long faults = r.history().of(Event.CONTROLLER).stream()
+                .filter(e -> !NOT_FAULTS.contains(e.kind()))
+                .count();
+        assertTrue(
+                faults > 0,
+                "[" + backend + "] " + nemesis.flag() + ": the nemesis must have struck at least once; " + row);
+        assertTrue(
+                f.grants() > 1,
+                "[" + backend + "] " + nemesis.flag() + ": the workers must have been granted the lock"
+                        + " more than once; " + row);
+        assertTrue(
+                f.writesAccepted() > 0,
+                "[" + backend + "] " + nemesis.flag() + ": the ledger must have accepted writes; " + row);
+        assertTrue(
+                f.passed(), "[" + backend + "] " + nemesis.flag() + ": no promise broken; " + row + "\n" + f.report());
     }
 }

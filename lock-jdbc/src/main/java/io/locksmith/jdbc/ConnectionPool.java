@@ -48,8 +48,10 @@ final class ConnectionPool implements AutoCloseable {
         }
         try {
             if (!permits.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
-                throw new SQLException("all " + size + " connections of the lock client stayed busy for "
-                        + waitMillis + " ms (option pool-size)", "08001");
+                throw new SQLException(
+                        "all " + size + " connections of the lock client stayed busy for " + waitMillis
+                                + " ms (option pool-size)",
+                        "08001");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -98,7 +98,7 @@ enum Dialect {
         } else if (p.contains("sqlite")) {
             return SQLITE;
         }
-        throw new LockConfigurationException("unsupported database '" + productName + "' at " + where
-                + ": lock-jdbc supports " + SUPPORTED);
+        throw new LockConfigurationException(
+                "unsupported database '" + productName + "' at " + where + ": lock-jdbc supports " + SUPPORTED);
     }
 }

@@ -1,6 +1,5 @@
 package io.locksmith.jdbc;
 
-import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
@@ -62,12 +61,14 @@ final class JdbcBackend implements LockBackend {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         Map<String, Object> values = values(request.key(), request.owner(), 0, request.lease());
-        return call("acquire", request.name(), c -> table.dialect().readsBack() ? takeAndRead(c, values) : take(c, values));
+        return call(
+                "acquire", request.name(), c -> table.dialect().readsBack() ? takeAndRead(c, values) : take(c, values));
     }
 
     /** PostgreSQL, SQLite: the upsert returns the token, or the holder's remaining lease. */
     private AcquireResult take(Connection c, Map<String, Object> values) throws SQLException {
-        try (PreparedStatement s = table.acquire.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+        try (PreparedStatement s = table.acquire.prepare(c, values, timeoutSeconds);
+                ResultSet rs = s.executeQuery()) {
             return rs.next() ? result(rs) : Held.UNKNOWN;
         }
     }
@@ -85,7 +86,8 @@ final class JdbcBackend implements LockBackend {
                 s.executeUpdate();
             }
         }
-        try (PreparedStatement s = table.acquireRead.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+        try (PreparedStatement s = table.acquireRead.prepare(c, values, timeoutSeconds);
+                ResultSet rs = s.executeQuery()) {
             return rs.next() ? result(rs) : Held.UNKNOWN;
         }
     }
@@ -122,7 +124,8 @@ final class JdbcBackend implements LockBackend {
         }
         call("renew", leases.get(0).name(), c -> {
             for (int from = 0; from < order.size(); from += RENEW_BATCH) {
-                renewBatch(c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
+                renewBatch(
+                        c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
             }
             return null;
         });
@@ -147,18 +150,21 @@ final class JdbcBackend implements LockBackend {
         values.put("tokens", c.createArrayOf("bigint", tokens));
         values.put("leases_ms", c.createArrayOf("bigint", leaseMillis));
         java.util.Set<String> renewed = new java.util.HashSet<>();
-        try (PreparedStatement s = table.renewAll.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+        try (PreparedStatement s = table.renewAll.prepare(c, values, timeoutSeconds);
+                ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
                 renewed.add(rs.getString(1).trim() + ' ' + rs.getString(2));
             }
         }
         for (int i = 0; i < n; i++) {
-            outcomes[i] = renewed.contains(hashes.get(i) + ' ' + owners[i]) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
+            outcomes[i] =
+                    renewed.contains(hashes.get(i) + ' ' + owners[i]) ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
         }
     }
 
-    private void renewBatch(Connection c, List<HeldLease> leases, List<String> hashes, List<Integer> batch,
-            RenewOutcome[] outcomes) throws SQLException {
+    private void renewBatch(
+            Connection c, List<HeldLease> leases, List<String> hashes, List<Integer> batch, RenewOutcome[] outcomes)
+            throws SQLException {
         try (PreparedStatement s = c.prepareStatement(table.renew.text())) {
             s.setQueryTimeout(timeoutSeconds);
             for (int i : batch) {
@@ -171,8 +177,9 @@ final class JdbcBackend implements LockBackend {
             int[] counts = s.executeBatch();
             for (int j = 0; j < batch.size(); j++) {
                 if (counts[j] < 0) {
-                    throw new SQLException("the driver did not report how many rows renewal " + j + " changed ("
-                            + counts[j] + ")", "HY000");
+                    throw new SQLException(
+                            "the driver did not report how many rows renewal " + j + " changed (" + counts[j] + ")",
+                            "HY000");
                 }
                 outcomes[batch.get(j)] = counts[j] > 0 ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
             }
@@ -181,7 +188,11 @@ final class JdbcBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease lease) {
-        return free("release", table.release, lease.name(), values(lease.key(), lease.owner(), lease.token(), lease.lease()));
+        return free(
+                "release",
+                table.release,
+                lease.name(),
+                values(lease.key(), lease.owner(), lease.token(), lease.lease()));
     }
 
     /**
@@ -217,12 +228,13 @@ final class JdbcBackend implements LockBackend {
     public Optional<LockInspector> inspector() {
         return Optional.of(key -> call("inspect", key, c -> {
             Map<String, Object> values = Map.of("key_hash", Keys.hash(key));
-            try (PreparedStatement s = table.inspect.prepare(c, values, timeoutSeconds); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = table.inspect.prepare(c, values, timeoutSeconds);
+                    ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.<LockInspector.HolderState>empty();
                 }
-                return Optional.of(new LockInspector.HolderState(rs.getString(1), rs.getLong(2),
-                        Duration.ofMillis(Math.max(0, rs.getLong(3)))));
+                return Optional.of(new LockInspector.HolderState(
+                        rs.getString(1), rs.getLong(2), Duration.ofMillis(Math.max(0, rs.getLong(3)))));
             }
         }));
     }

@@ -21,9 +21,10 @@ final class JdbcBackends {
      * @param events where PostgreSQL release signals go
      * @throws LockException a configuration error the user must fix, or a backend failure
      */
-    static JdbcBackend open(ConnectionPool.Connector connector, JdbcSettings settings, String where,
-            BackendEvents events) {
-        ConnectionPool pool = new ConnectionPool(connector, settings.poolSize(), settings.timeout().toMillis());
+    static JdbcBackend open(
+            ConnectionPool.Connector connector, JdbcSettings settings, String where, BackendEvents events) {
+        ConnectionPool pool = new ConnectionPool(
+                connector, settings.poolSize(), settings.timeout().toMillis());
         try {
             Connection c;
             try {
@@ -44,7 +45,9 @@ final class JdbcBackends {
                 pool.recycle(c, broken);
             }
             PgSignals signals = table.dialect().notifies() && settings.listen()
-                    ? new PgSignals(connector, settings.table(), settings.timeout().toMillis(), where, events) : null;
+                    ? new PgSignals(
+                            connector, settings.table(), settings.timeout().toMillis(), where, events)
+                    : null;
             String name = where + " (" + table.dialect().product() + ")";
             return new JdbcBackend(pool, table, signals, settings.timeoutSeconds(), name);
         } catch (RuntimeException e) {

@@ -61,13 +61,18 @@ public final class JdbcLockProvider implements LockProvider {
         JdbcSettings settings = JdbcSettings.of(context, JdbcSettings.DEFAULT_POOL_SIZE);
         Driver driver = driver(url, where);
         Properties properties = properties(url, settings);
-        return JdbcBackends.open(() -> {
-            java.sql.Connection c = driver.connect(url, properties);
-            if (c == null) {
-                throw new SQLException("the driver " + driver.getClass().getName() + " does not accept " + where, "08001");
-            }
-            return c;
-        }, settings, where, context.events());
+        return JdbcBackends.open(
+                () -> {
+                    java.sql.Connection c = driver.connect(url, properties);
+                    if (c == null) {
+                        throw new SQLException(
+                                "the driver " + driver.getClass().getName() + " does not accept " + where, "08001");
+                    }
+                    return c;
+                },
+                settings,
+                where,
+                context.events());
     }
 
     private static Driver driver(String url, String where) {
@@ -77,7 +82,8 @@ public final class JdbcLockProvider implements LockProvider {
             // never DriverManager's own message: it repeats the URL, credentials and all
             String advice = Dialect.fromUrl(url)
                     .map(d -> "add the " + d.product() + " driver " + d.driverArtifact() + " to the class path")
-                    .orElse("add the database's JDBC driver to the class path; lock-jdbc supports " + Dialect.SUPPORTED);
+                    .orElse("add the database's JDBC driver to the class path; lock-jdbc supports "
+                            + Dialect.SUPPORTED);
             throw new LockConfigurationException("no JDBC driver on the class path accepts " + where + ": " + advice);
         }
     }

@@ -58,13 +58,18 @@ public final class JdbcLocks {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(settings, "settings");
         Map<String, String> given = Map.copyOf(settings);
-        return LockClient.of(context -> {
-            BackendContext withSettings = withOptions(context, WHERE, given);
-            JdbcSettings s = JdbcSettings.of(withSettings, 0);
-            ConnectionPool.Connector connector = s.user().isEmpty() ? dataSource::getConnection
-                    : () -> dataSource.getConnection(s.user().get(), s.password().map(Secret::reveal).orElse(null));
-            return JdbcBackends.open(connector, s, WHERE, context.events());
-        }, options);
+        return LockClient.of(
+                context -> {
+                    BackendContext withSettings = withOptions(context, WHERE, given);
+                    JdbcSettings s = JdbcSettings.of(withSettings, 0);
+                    ConnectionPool.Connector connector = s.user().isEmpty()
+                            ? dataSource::getConnection
+                            : () -> dataSource.getConnection(
+                                    s.user().get(),
+                                    s.password().map(Secret::reveal).orElse(null));
+                    return JdbcBackends.open(connector, s, WHERE, context.events());
+                },
+                options);
     }
 
     /**
@@ -72,8 +77,13 @@ public final class JdbcLocks {
      * they are read (and rejected) as the URL form's are.
      */
     private static BackendContext withOptions(BackendContext context, String where, Map<String, String> options) {
-        return BackendContext.builder("jdbc", where).options(options).lockOptions(context.lockOptions())
-                .events(context.events()).scheduler(context.scheduler()).ticker(context.ticker())
-                .heldLeases(context.heldLeases()).build();
+        return BackendContext.builder("jdbc", where)
+                .options(options)
+                .lockOptions(context.lockOptions())
+                .events(context.events())
+                .scheduler(context.scheduler())
+                .ticker(context.ticker())
+                .heldLeases(context.heldLeases())
+                .build();
     }
 }

@@ -22,18 +22,26 @@ import java.util.regex.Pattern;
  * @param user the database user, if not in the URL
  * @param password the database password, if not in the URL; revealed only to the driver
  */
-record JdbcSettings(String table, boolean createTable, int poolSize, Duration timeout, boolean listen,
-        Optional<String> user, Optional<Secret> password) {
+record JdbcSettings(
+        String table,
+        boolean createTable,
+        int poolSize,
+        Duration timeout,
+        boolean listen,
+        Optional<String> user,
+        Optional<Secret> password) {
 
     /** The option names, as {@link JdbcLockProvider#optionNames()} declares them. */
-    static final Set<String> NAMES = Set.of("user", "password", "table", "create-table", "pool-size", "timeout", "listen");
+    static final Set<String> NAMES =
+            Set.of("user", "password", "table", "create-table", "pool-size", "timeout", "listen");
 
     static final String DEFAULT_TABLE = "locksmith_locks";
     static final int DEFAULT_POOL_SIZE = 4;
     static final int MAX_POOL_SIZE = 1000;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+    private static final Pattern IDENTIFIER =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
     /**
      * @param context the backend's context, its options those of this backend
@@ -49,17 +57,24 @@ record JdbcSettings(String table, boolean createTable, int poolSize, Duration ti
         }
         String table = context.option("table").orElse(DEFAULT_TABLE).trim();
         if (!IDENTIFIER.matcher(table).matches()) {
-            throw context.invalid("table", table,
-                    "a plain table name such as locksmith_locks or app.locks (letters, digits, _)");
+            throw context.invalid(
+                    "table", table, "a plain table name such as locksmith_locks or app.locks (letters, digits, _)");
         }
         int pool = context.intOption("pool-size", defaultPoolSize, 0);
         if (pool > MAX_POOL_SIZE) {
-            throw context.invalid("pool-size", context.option("pool-size").orElseThrow(),
+            throw context.invalid(
+                    "pool-size",
+                    context.option("pool-size").orElseThrow(),
                     "a whole number from 0 to " + MAX_POOL_SIZE);
         }
-        return new JdbcSettings(table, context.booleanOption("create-table", true), pool,
-                context.durationOption("timeout", DEFAULT_TIMEOUT), context.booleanOption("listen", true),
-                context.option("user"), context.secretOption("password"));
+        return new JdbcSettings(
+                table,
+                context.booleanOption("create-table", true),
+                pool,
+                context.durationOption("timeout", DEFAULT_TIMEOUT),
+                context.booleanOption("listen", true),
+                context.option("user"),
+                context.secretOption("password"));
     }
 
     /** @return the timeout in whole seconds, at least 1, as JDBC's query timeout wants it */

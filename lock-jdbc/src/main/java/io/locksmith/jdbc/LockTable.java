@@ -31,11 +31,13 @@ final class LockTable {
     final NamedSql renew;
     /** One statement for a whole renewal tick, where the dialect has arrays; else null. */
     final NamedSql renewAll;
+
     final NamedSql release;
     /** Frees a row by its owner alone, for an attempt whose outcome is unknown. */
     final NamedSql abandon;
     /** Reads a row's holder, for operations tools; changes nothing. */
     final NamedSql inspect;
+
     private final NamedSql create;
     private final NamedSql columns;
     private final NamedSql probeWrite;
@@ -93,23 +95,28 @@ final class LockTable {
             }
         }
         Set<String> found = new TreeSet<>();
-        try (PreparedStatement s = columns.prepare(c, Map.of(), timeoutSeconds); ResultSet rs = s.executeQuery()) {
+        try (PreparedStatement s = columns.prepare(c, Map.of(), timeoutSeconds);
+                ResultSet rs = s.executeQuery()) {
             ResultSetMetaData meta = rs.getMetaData();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 found.add(meta.getColumnName(i).toLowerCase(Locale.ROOT));
             }
         } catch (SQLException e) {
             if (!createTable && !SqlErrors.breaksConnection(e)) {
-                throw new LockConfigurationException("the lock table '" + name + "' does not exist at " + where
-                        + " or cannot be read, and create-table=false: create it with the DDL for "
-                        + dialect.product() + " in docs/backends/jdbc.md, or drop the option (" + SqlErrors.describe(e) + ")", e);
+                throw new LockConfigurationException(
+                        "the lock table '" + name + "' does not exist at " + where
+                                + " or cannot be read, and create-table=false: create it with the DDL for "
+                                + dialect.product() + " in docs/backends/jdbc.md, or drop the option ("
+                                + SqlErrors.describe(e) + ")",
+                        e);
             }
             throw e;
         }
         for (String column : COLUMNS) {
             if (!found.contains(column)) {
                 throw new LockConfigurationException("the lock table '" + name + "' at " + where + " has no column '"
-                        + column + "' (it has " + String.join(", ", found) + "); lock-jdbc needs " + String.join(", ", COLUMNS)
+                        + column + "' (it has " + String.join(", ", found) + "); lock-jdbc needs "
+                        + String.join(", ", COLUMNS)
                         + ": use another table (option table) or recreate it with the DDL in docs/backends/jdbc.md");
             }
         }

@@ -52,7 +52,8 @@ final class NamedSql {
             if (in == null) {
                 throw new IllegalStateException("SQL resource " + resource + " is missing from lock-jdbc");
             }
-            String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("{table}", table)
+            String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("{table}", table)
                     .replace("{channel}", channel);
             return parse(resource, raw);
         } catch (IOException e) {

@@ -45,7 +45,8 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
     private volatile boolean listening;
     private volatile boolean closed;
 
-    PgSignals(ConnectionPool.Connector connector, String table, long timeoutMillis, String where, BackendEvents events) {
+    PgSignals(
+            ConnectionPool.Connector connector, String table, long timeoutMillis, String where, BackendEvents events) {
         this.connector = connector;
         this.listen = NamedSql.load("postgresql", "listen", table, Keys.channel(table));
         this.unlisten = NamedSql.load("postgresql", "unlisten", table);
@@ -118,7 +119,8 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
                 try (Statement s = c.createStatement()) {
                     s.execute(listen.text());
                 }
-                Class<?> pgConnection = Class.forName("org.postgresql.PGConnection", true, c.getClass().getClassLoader());
+                Class<?> pgConnection = Class.forName(
+                        "org.postgresql.PGConnection", true, c.getClass().getClassLoader());
                 Object pg = c.unwrap(pgConnection);
                 Method poll = pgConnection.getMethod("getNotifications", int.class);
                 // releases may have gone unheard; signalled before listening() turns true, so that a
@@ -129,7 +131,8 @@ final class PgSignals implements ReleaseSignals, AutoCloseable {
                     Object[] notes = (Object[]) poll.invoke(pg, (int) POLL_MILLIS);
                     if (notes != null) {
                         for (Object note : notes) {
-                            deliver((String) note.getClass().getMethod("getParameter").invoke(note));
+                            deliver((String)
+                                    note.getClass().getMethod("getParameter").invoke(note));
                         }
                     }
                 }

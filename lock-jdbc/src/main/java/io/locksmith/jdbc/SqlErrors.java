@@ -27,8 +27,12 @@ final class SqlErrors {
             return true;
         }
         String state = e.getSQLState();
-        return state == null || !(state.startsWith("23") || state.startsWith("22") || state.startsWith("40")
-                || state.startsWith("42") || state.startsWith("25"));
+        return state == null
+                || !(state.startsWith("23")
+                        || state.startsWith("22")
+                        || state.startsWith("40")
+                        || state.startsWith("42")
+                        || state.startsWith("25"));
     }
 
     /** Two sessions inserted the same new key at once (H2's MERGE); the loser tries again. */
@@ -69,19 +73,32 @@ final class SqlErrors {
     static LockException opening(String what, String where, SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        if (state.startsWith("28") || e.getErrorCode() == 1045 || text.contains("password authentication failed")
+        if (state.startsWith("28")
+                || e.getErrorCode() == 1045
+                || text.contains("password authentication failed")
                 || text.contains("access denied")) {
-            return new LockConfigurationException("authentication to " + where + " failed (check the user and password"
-                    + " options): " + describe(e), e);
+            return new LockConfigurationException(
+                    "authentication to " + where + " failed (check the user and password" + " options): " + describe(e),
+                    e);
         }
-        if (state.equals("25006") || e.getErrorCode() == 90097 || e.getErrorCode() == 1290 || e.getErrorCode() == 1836
-                || text.contains("read-only") || text.contains("read only") || text.contains("readonly")) {
-            return new LockConfigurationException("the database at " + where + " is read-only: locks need to write to"
-                    + " their table (point the URL at a writable primary): " + describe(e), e);
+        if (state.equals("25006")
+                || e.getErrorCode() == 90097
+                || e.getErrorCode() == 1290
+                || e.getErrorCode() == 1836
+                || text.contains("read-only")
+                || text.contains("read only")
+                || text.contains("readonly")) {
+            return new LockConfigurationException(
+                    "the database at " + where + " is read-only: locks need to write to"
+                            + " their table (point the URL at a writable primary): " + describe(e),
+                    e);
         }
         if (state.equals("42501") || e.getErrorCode() == 1142 || text.contains("permission denied")) {
-            return new LockConfigurationException("the database user at " + where + " may not use the lock table"
-                    + " (grant it SELECT, INSERT, UPDATE, and CREATE unless create-table=false): " + describe(e), e);
+            return new LockConfigurationException(
+                    "the database user at " + where + " may not use the lock table"
+                            + " (grant it SELECT, INSERT, UPDATE, and CREATE unless create-table=false): "
+                            + describe(e),
+                    e);
         }
         return new LockBackendException(what + " " + where + ": " + describe(e), e);
     }

@@ -37,11 +37,12 @@ class ContentionTest {
     void noSqlErrorsAndNoOverlapsUnderContention(Database database, int names) throws Exception {
         long seconds = Long.getLong("locksmith.contention.seconds", 3);
         String run = "contention-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + "-";
-        LockOptions options = LockOptions.builder().lease(Duration.ofSeconds(10)).build();
+        LockOptions options =
+                LockOptions.builder().lease(Duration.ofSeconds(10)).build();
         List<LockClient> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
-            clients.add(JdbcLocks.open(new CuttableDataSource(database.url(), database.properties()), options,
-                    Map.of("pool-size", "4")));
+            clients.add(JdbcLocks.open(
+                    new CuttableDataSource(database.url(), database.properties()), options, Map.of("pool-size", "4")));
         }
         AtomicIntegerArray occupancy = new AtomicIntegerArray(names);
         LongAdder grants = new LongAdder();
@@ -79,10 +80,22 @@ class ContentionTest {
             pool.shutdownNow();
             clients.forEach(LockClient::close);
         }
-        System.out.printf("contention %s names=%d threads=%d over clients=%d seconds=%d: grants=%d (%.0f/s) sqlErrors=%d"
-                + " overlaps=%d timeouts=%d%n", database, names, THREADS, CLIENTS, seconds, grants.sum(),
-                grants.sum() / (double) seconds, sqlErrors.sum(), overlaps.sum(), timeouts.sum());
-        assertThat(sqlErrors.sum()).as(database + ": SQL errors under contention").isZero();
+        System.out.printf(
+                "contention %s names=%d threads=%d over clients=%d seconds=%d: grants=%d (%.0f/s) sqlErrors=%d"
+                        + " overlaps=%d timeouts=%d%n",
+                database,
+                names,
+                THREADS,
+                CLIENTS,
+                seconds,
+                grants.sum(),
+                grants.sum() / (double) seconds,
+                sqlErrors.sum(),
+                overlaps.sum(),
+                timeouts.sum());
+        assertThat(sqlErrors.sum())
+                .as(database + ": SQL errors under contention")
+                .isZero();
         assertThat(overlaps.sum()).as(database + ": overlapping holders").isZero();
         assertThat(grants.sum()).as(database + ": grants").isPositive();
     }

@@ -67,8 +67,8 @@ final class CuttableDataSource implements DataSource {
                 throw e;
             }
         }
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
+        return (Connection) Proxy.newProxyInstance(
+                Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     String name = method.getName();
                     if (!name.equals("close") && !name.equals("isClosed")) {
                         refuseIfCut();

@@ -19,7 +19,6 @@ import java.util.function.Supplier;
  * JVM, SQLite as a file in a temporary directory, shared by every client.
  */
 enum Database {
-
     POSTGRES(() -> TestServers.postgres().uri()),
     MARIADB(() -> TestServers.mariadb().uri()),
     H2(() -> "jdbc:h2:mem:locks-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ";DB_CLOSE_DELAY=-1"),
@@ -56,7 +55,8 @@ enum Database {
 
     /** Runs one statement on a plain connection, as an operator would. */
     int execute(String sql, Object... parameters) {
-        try (Connection c = admin(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = admin();
+                PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 s.setObject(i + 1, parameters[i]);
             }

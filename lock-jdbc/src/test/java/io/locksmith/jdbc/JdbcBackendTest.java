@@ -55,29 +55,46 @@ class JdbcBackendTest {
     @EnumSource(Database.class)
     void statusReadsTheHolderItsTokenAndItsRemainingLeaseFromTheRow(Database db) {
         String url = option(db.url(), "table=status_locks&lease=20s");
-        try (LockClient holder = LockClient.open(url); LockClient operator = LockClient.open(url)) {
-            assertThat(operator.lock("status").status().state()).as(db + ": a name never taken is free")
+        try (LockClient holder = LockClient.open(url);
+                LockClient operator = LockClient.open(url)) {
+            assertThat(operator.lock("status").status().state())
+                    .as(db + ": a name never taken is free")
                     .isEqualTo(LockStatus.State.FREE);
             try (LockHandle held = holder.lock("status").acquire(Duration.ZERO)) {
                 LockStatus status = operator.lock("status").status();
-                assertThat(status.state()).as(db + ": a held lock's status, read by another client").isEqualTo(LockStatus.State.HELD);
-                assertThat(status.fencingToken()).as(db + ": the holder's token").hasValue(held.fencingToken());
+                assertThat(status.state())
+                        .as(db + ": a held lock's status, read by another client")
+                        .isEqualTo(LockStatus.State.HELD);
+                assertThat(status.fencingToken())
+                        .as(db + ": the holder's token")
+                        .hasValue(held.fencingToken());
                 assertThat(status.owner()).as(db + ": the holder's owner id").isPresent();
-                assertThat(status.remainingLease()).as(db + ": the holder's remaining lease, at most the 20 s granted")
-                        .hasValueSatisfying(left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
+                assertThat(status.remainingLease())
+                        .as(db + ": the holder's remaining lease, at most the 20 s granted")
+                        .hasValueSatisfying(
+                                left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20)));
             }
-            assertThat(operator.lock("status").status().state()).as(db + ": a released lock (its row kept) is free")
+            assertThat(operator.lock("status").status().state())
+                    .as(db + ": a released lock (its row kept) is free")
                     .isEqualTo(LockStatus.State.FREE);
-            holder.lock("status").withLease(Duration.ofSeconds(1)).withAutoRenew(false).acquire(Duration.ZERO);
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(operator.lock("status").status().state())
-                    .as(db + ": a lock whose lease ran out by the database's clock (owner still in its row) is free")
-                    .isEqualTo(LockStatus.State.FREE));
+            holder.lock("status")
+                    .withLease(Duration.ofSeconds(1))
+                    .withAutoRenew(false)
+                    .acquire(Duration.ZERO);
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(
+                            () -> assertThat(operator.lock("status").status().state())
+                                    .as(
+                                            db
+                                                    + ": a lock whose lease ran out by the database's clock (owner still in its row) is free")
+                                    .isEqualTo(LockStatus.State.FREE));
         }
     }
 
     private static List<Object> row(String key, Database db) throws SQLException {
         try (Connection c = db.admin();
-                PreparedStatement s = c.prepareStatement("SELECT lock_name, owner, token FROM url_locks WHERE lock_key = ?")) {
+                PreparedStatement s =
+                        c.prepareStatement("SELECT lock_name, owner, token FROM url_locks WHERE lock_key = ?")) {
             s.setString(1, Keys.hash(key));
             try (ResultSet rs = s.executeQuery()) {
                 assertThat(rs.next()).as("the row of " + key).isTrue();
@@ -98,39 +115,52 @@ class JdbcBackendTest {
             Database.POSTGRES.execute("CHECKPOINT");
             pg.restart();
             // two renewal ticks after the restart: each holder is either renewed again or lost
-            await().pollDelay(Duration.ofMillis(3000)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            await().pollDelay(Duration.ofMillis(3000))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> true);
             for (LockHandle h : List.of(a, b)) {
                 Optional<LockHandle> stolen = rival.lock(h.name()).tryAcquire();
                 if (h.isHeld()) {
-                    assertThat(stolen).as(h.name() + " is still held, so no one else may get it").isEmpty();
+                    assertThat(stolen)
+                            .as(h.name() + " is still held, so no one else may get it")
+                            .isEmpty();
                 } else {
                     assertThat(stolen).as(h.name() + " was lost, so it is free").isPresent();
                     assertThat(stolen.get().fencingToken()).isGreaterThan(h.fencingToken());
                     stolen.get().close();
                 }
             }
-            assertThat(a.isHeld() || b.isHeld()).as("a restart shorter than the lease keeps the holders").isTrue();
+            assertThat(a.isHeld() || b.isHeld())
+                    .as("a restart shorter than the lease keeps the holders")
+                    .isTrue();
         }
     }
 
     @Test
     void postgresRenewsAllHeldLocksInOneStatementPerTick() {
-        CuttableDataSource source = new CuttableDataSource(TestServers.postgres().uri(), new java.util.Properties());
+        CuttableDataSource source =
+                new CuttableDataSource(TestServers.postgres().uri(), new java.util.Properties());
         // a saturated machine can take seconds to renew 3,000 locks while more are being taken: a
         // 10 s lease keeps the test about statements per tick, not about the machine's speed
-        LockOptions options = LockOptions.builder().lease(Duration.ofSeconds(10)).build();
-        try (LockClient locks = JdbcLocks.open(source, options, java.util.Map.of("table", "tick_locks", "pool-size", "2"))) {
+        LockOptions options =
+                LockOptions.builder().lease(Duration.ofSeconds(10)).build();
+        try (LockClient locks =
+                JdbcLocks.open(source, options, java.util.Map.of("table", "tick_locks", "pool-size", "2"))) {
             List<LockHandle> held = new java.util.ArrayList<>();
             for (int i = 0; i < 3000; i++) {
                 held.add(locks.lock("tick-" + i).acquire(Duration.ZERO));
             }
             int before = source.statements.get();
-            await().pollDelay(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).until(() -> true);
+            await().pollDelay(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> true);
             int statements = source.statements.get() - before;
             assertThat(held).allMatch(LockHandle::isHeld);
             // a tick every 3.3 s, the locks taken at different times in up to three groups: at most
             // about ten statements, where batches of 500 would be six a group, twelve already for two
-            assertThat(statements).as("statements while 3,000 locks were renewed for 10 s").isBetween(2, 11);
+            assertThat(statements)
+                    .as("statements while 3,000 locks were renewed for 10 s")
+                    .isBetween(2, 11);
             held.forEach(LockHandle::close);
         }
     }
@@ -173,15 +203,20 @@ class JdbcBackendTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Database.class, names = {"POSTGRES", "H2"})
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "H2"})
     void aTableOfTheWrongShapeNamesTheTableAndTheMissingColumn(Database db) {
-        db.execute("CREATE TABLE IF NOT EXISTS wrong_shape (lock_key CHAR(64) PRIMARY KEY, owner VARCHAR(255), token BIGINT)");
+        db.execute(
+                "CREATE TABLE IF NOT EXISTS wrong_shape (lock_key CHAR(64) PRIMARY KEY, owner VARCHAR(255), token BIGINT)");
         assertThatThrownBy(() -> LockClient.open(option(db.url(), "table=wrong_shape")))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("'wrong_shape'").hasMessageContaining("'lock_name'");
+                .hasMessageContaining("'wrong_shape'")
+                .hasMessageContaining("'lock_name'");
         assertThatThrownBy(() -> LockClient.open(option(db.url(), "table=never_made&create-table=false")))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("'never_made'").hasMessageContaining("create-table=false");
+                .hasMessageContaining("'never_made'")
+                .hasMessageContaining("create-table=false");
     }
 
     @Test
@@ -204,8 +239,10 @@ class JdbcBackendTest {
         assertThatThrownBy(() -> LockClient.open(url))
                 .isInstanceOf(LockBackendException.class)
                 .satisfies(e -> assertThat(e.getMessage())
-                        .as(product + " at an unknown host: the message names the host and port and the driver's reason")
-                        .contains("no-such-host.invalid:5999").contains("UnknownHostException")
+                        .as(product
+                                + " at an unknown host: the message names the host and port and the driver's reason")
+                        .contains("no-such-host.invalid:5999")
+                        .contains("UnknownHostException")
                         .doesNotContain("pw-s3cret"));
     }
 
@@ -213,24 +250,36 @@ class JdbcBackendTest {
     void badOptionsAreRejected() {
         String h2 = Database.H2.url();
         assertThatThrownBy(() -> LockClient.open(option(h2, "table=locks;drop")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'table'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'table'");
         assertThatThrownBy(() -> LockClient.open(option(h2, "pool-size=-1")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'pool-size'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'pool-size'");
         assertThatThrownBy(() -> LockClient.open(option(h2, "timeout=soon")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'timeout'");
-        assertThatThrownBy(() -> JdbcLocks.open(new CuttableDataSource(h2, new java.util.Properties()), LockOptions.defaults(), java.util.Map.of("tabel", "x")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'tabel'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'timeout'");
+        assertThatThrownBy(() -> JdbcLocks.open(
+                        new CuttableDataSource(h2, new java.util.Properties()),
+                        LockOptions.defaults(),
+                        java.util.Map.of("tabel", "x")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'tabel'");
     }
 
     @Test
     void anExistingDataSourceStaysOpen() throws SQLException {
-        CuttableDataSource ds = new CuttableDataSource("jdbc:h2:mem:existing;DB_CLOSE_DELAY=-1", new java.util.Properties());
+        CuttableDataSource ds =
+                new CuttableDataSource("jdbc:h2:mem:existing;DB_CLOSE_DELAY=-1", new java.util.Properties());
         try (Connection mine = ds.getConnection()) {
-            try (LockClient locks = JdbcLocks.open(ds, LockOptions.defaults(), java.util.Map.of("table", "app_locks"))) {
+            try (LockClient locks =
+                    JdbcLocks.open(ds, LockOptions.defaults(), java.util.Map.of("table", "app_locks"))) {
                 locks.lock("existing").acquire(Duration.ZERO).close();
             }
             assertThat(mine.isClosed()).isFalse();
-            assertThat(mine.createStatement().executeQuery("SELECT COUNT(*) FROM app_locks").next()).isTrue();
+            assertThat(mine.createStatement()
+                            .executeQuery("SELECT COUNT(*) FROM app_locks")
+                            .next())
+                    .isTrue();
         }
     }
 }

@@ -46,7 +46,8 @@ final class JdbcSubject implements TckSubject {
 
     @Override
     public String name() {
-        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT) + (variant == null ? "" : " (" + variant + ")");
+        return "jdbc-" + database.name().toLowerCase(java.util.Locale.ROOT)
+                + (variant == null ? "" : " (" + variant + ")");
     }
 
     @Override
@@ -62,8 +63,12 @@ final class JdbcSubject implements TckSubject {
         // SQLite serialises writers on the file and its busy handler is not fair: under the kit's
         // contention an attempt can wait over a second, so rules about time get a longer lease there
         Duration lease = database == Database.SQLITE ? Duration.ofSeconds(3) : Duration.ofSeconds(1);
-        return Capabilities.builder().minimumLease(Duration.ofMillis(10)).testLease(lease)
-                .nativeWakeUp(database == Database.POSTGRES).lacks(lacking()).build();
+        return Capabilities.builder()
+                .minimumLease(Duration.ofMillis(10))
+                .testLease(lease)
+                .nativeWakeUp(database == Database.POSTGRES)
+                .lacks(lacking())
+                .build();
     }
 
     // Leases by the database's clock read no client clock, except SQLite's, which follow each
@@ -89,12 +94,22 @@ final class JdbcSubject implements TckSubject {
         String password = "password=" + SECRET + "&timeout=2s";
         String down = "127.0.0.1:" + refusing.port();
         return switch (database) {
-            case POSTGRES -> Optional.of(new SecretUri(database.url() + "&" + password, SECRET,
-                    "jdbc:postgresql://" + down + "/postgres?user=postgres&" + password));
-            case MARIADB -> Optional.of(new SecretUri(database.url() + "&" + password, SECRET,
-                    "jdbc:mariadb://" + down + "/test?user=root&" + password, false));
-            case H2 -> Optional.of(new SecretUri("jdbc:h2:mem:kit-secret;DB_CLOSE_DELAY=-1?user=sa&" + password, SECRET,
-                    "jdbc:h2:tcp://" + down + "/mem:kit-secret?user=sa&" + password));
+            case POSTGRES ->
+                Optional.of(new SecretUri(
+                        database.url() + "&" + password,
+                        SECRET,
+                        "jdbc:postgresql://" + down + "/postgres?user=postgres&" + password));
+            case MARIADB ->
+                Optional.of(new SecretUri(
+                        database.url() + "&" + password,
+                        SECRET,
+                        "jdbc:mariadb://" + down + "/test?user=root&" + password,
+                        false));
+            case H2 ->
+                Optional.of(new SecretUri(
+                        "jdbc:h2:mem:kit-secret;DB_CLOSE_DELAY=-1?user=sa&" + password,
+                        SECRET,
+                        "jdbc:h2:tcp://" + down + "/mem:kit-secret?user=sa&" + password));
             case SQLITE -> Optional.empty();
         };
     }

@@ -32,12 +32,15 @@ class MariaDbSqlModeTest {
 
     private LockClient client(LockOptions options) {
         CuttableDataSource source = new CuttableDataSource(Database.MARIADB.url(), new Properties(), SIMULTANEOUS);
-        assertThat(sqlMode(source)).as("the test's sessions run under the mode it is about").contains("SIMULTANEOUS_ASSIGNMENT");
+        assertThat(sqlMode(source))
+                .as("the test's sessions run under the mode it is about")
+                .contains("SIMULTANEOUS_ASSIGNMENT");
         return JdbcLocks.open(source, options, Map.of("table", table, "pool-size", "2"));
     }
 
     private static String sqlMode(CuttableDataSource source) {
-        try (Connection c = source.getConnection(); Statement s = c.createStatement();
+        try (Connection c = source.getConnection();
+                Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT @@SESSION.sql_mode")) {
             rs.next();
             return rs.getString(1);
@@ -52,8 +55,10 @@ class MariaDbSqlModeTest {
 
     @Test
     void aReleasedLockIsTakenWithANewTokenAndAFullLease() {
-        LockOptions options = LockOptions.builder().lease(Duration.ofSeconds(20)).build();
-        try (LockClient a = client(options); LockClient b = client(options)) {
+        LockOptions options =
+                LockOptions.builder().lease(Duration.ofSeconds(20)).build();
+        try (LockClient a = client(options);
+                LockClient b = client(options)) {
             String name = name("released");
             LockHandle first = a.lock(name).acquire(Duration.ZERO);
             first.close();
@@ -62,9 +67,10 @@ class MariaDbSqlModeTest {
                         .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, fencing: a grant after a release has a greater token")
                         .isGreaterThan(first.fencingToken());
                 assertThat(a.lock(name).tryAcquire().map(h -> {
-                    h.close();
-                    return h.fencingToken();
-                })).as("MariaDB, SIMULTANEOUS_ASSIGNMENT, mutual exclusion: a held lock is not granted again")
+                            h.close();
+                            return h.fencingToken();
+                        }))
+                        .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, mutual exclusion: a held lock is not granted again")
                         .isEmpty();
             }
         }
@@ -72,14 +78,21 @@ class MariaDbSqlModeTest {
 
     @Test
     void anExpiredLockIsTakenWithANewTokenAndAFullLease() {
-        LockOptions shortLease = LockOptions.builder().lease(Duration.ofMillis(300)).autoRenew(false).build();
-        LockOptions longLease = LockOptions.builder().lease(Duration.ofSeconds(20)).build();
-        try (LockClient a = client(shortLease); LockClient b = client(longLease)) {
+        LockOptions shortLease = LockOptions.builder()
+                .lease(Duration.ofMillis(300))
+                .autoRenew(false)
+                .build();
+        LockOptions longLease =
+                LockOptions.builder().lease(Duration.ofSeconds(20)).build();
+        try (LockClient a = client(shortLease);
+                LockClient b = client(longLease)) {
             String name = name("expired");
             LockHandle first = a.lock(name).acquire(Duration.ZERO);
             // the first lease runs out by the database's clock; bounded generously for a busy machine
-            LockHandle second = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> b.lock(name).tryAcquire(), Optional::isPresent).orElseThrow();
+            LockHandle second = await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> b.lock(name).tryAcquire(), Optional::isPresent)
+                    .orElseThrow();
             try (second) {
                 assertThat(second.fencingToken())
                         .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, fencing: a grant after an expiry has a greater token")
@@ -87,7 +100,8 @@ class MariaDbSqlModeTest {
                 Optional<LockHandle> third = a.lock(name).tryAcquire();
                 third.ifPresent(LockHandle::close);
                 assertThat(third)
-                        .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, mutual exclusion: a lock taken after an expiry holds for its new lease")
+                        .as(
+                                "MariaDB, SIMULTANEOUS_ASSIGNMENT, mutual exclusion: a lock taken after an expiry holds for its new lease")
                         .isEmpty();
             }
             first.close();

@@ -27,7 +27,8 @@ class PgSignalsTest {
 
     private static final long WAIT_SECONDS = 15;
 
-    private final String table = "signal_locks_" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    private final String table =
+            "signal_locks_" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     private final String channel = Keys.channel(table);
     private final BlockingQueue<String> released = new LinkedBlockingQueue<>();
     private final BackendEvents events = new BackendEvents() {
@@ -49,8 +50,8 @@ class PgSignalsTest {
 
     private PgSignals signals() {
         String url = Database.POSTGRES.url();
-        return new PgSignals(() -> DriverManager.getConnection(url, Database.POSTGRES.properties()), table, 5000, "test",
-                events);
+        return new PgSignals(
+                () -> DriverManager.getConnection(url, Database.POSTGRES.properties()), table, 5000, "test", events);
     }
 
     @Test
@@ -58,22 +59,28 @@ class PgSignalsTest {
         try (PgSignals signals = signals()) {
             ReleaseSignals.Subscription a = signals.subscribe("a");
             signals.subscribe("b");
-            assertThat(signals.listening()).as("postgresql signals: subscribing waits until LISTEN is in effect").isTrue();
+            assertThat(signals.listening())
+                    .as("postgresql signals: subscribing waits until LISTEN is in effect")
+                    .isTrue();
             released.clear(); // the first connect signals the keys subscribed by then
 
             notify("never-subscribed");
             notify("b");
             assertThat(released.poll(WAIT_SECONDS, TimeUnit.SECONDS))
                     .as("postgresql signals: a notification for a subscribed key reaches the callback with the key,"
-                            + " and one for a key nobody subscribed to does not").isEqualTo("b");
+                            + " and one for a key nobody subscribed to does not")
+                    .isEqualTo("b");
 
             a.close();
             a.close();
             notify("a");
             notify("b");
             assertThat(released.poll(WAIT_SECONDS, TimeUnit.SECONDS))
-                    .as("postgresql signals: a closed subscription's key is no longer signalled").isEqualTo("b");
-            assertThat(released).as("postgresql signals: each notification is delivered once").isEmpty();
+                    .as("postgresql signals: a closed subscription's key is no longer signalled")
+                    .isEqualTo("b");
+            assertThat(released)
+                    .as("postgresql signals: each notification is delivered once")
+                    .isEmpty();
         }
     }
 
@@ -84,20 +91,25 @@ class PgSignalsTest {
             signals.subscribe("y");
             released.clear();
 
-            assertThat(terminateListener()).as("postgresql signals: the listening connection was found").isPositive();
+            assertThat(terminateListener())
+                    .as("postgresql signals: the listening connection was found")
+                    .isPositive();
             String first = released.poll(WAIT_SECONDS, TimeUnit.SECONDS);
             String second = released.poll(WAIT_SECONDS, TimeUnit.SECONDS);
             assertThat(new String[] {first, second})
                     .as("postgresql signals: after a reconnect every subscribed key is signalled, releases may have"
-                            + " gone unheard").containsExactlyInAnyOrder("x", "y");
+                            + " gone unheard")
+                    .containsExactlyInAnyOrder("x", "y");
             notify("y");
             assertThat(released.poll(WAIT_SECONDS, TimeUnit.SECONDS))
-                    .as("postgresql signals: notifications are heard again after the reconnect").isEqualTo("y");
+                    .as("postgresql signals: notifications are heard again after the reconnect")
+                    .isEqualTo("y");
         }
     }
 
     private void notify(String key) throws SQLException {
-        try (Connection c = Database.POSTGRES.admin(); PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+        try (Connection c = Database.POSTGRES.admin();
+                PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
             s.setString(1, channel);
             s.setString(2, Keys.hash(key));
             s.executeQuery().close();

@@ -48,7 +48,11 @@ class PhantomGrantTest {
     }
 
     private static AcquireRequest request(String key, String owner) {
-        return AcquireRequest.of(key, key, owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()), LEASE);
+        return AcquireRequest.of(
+                key,
+                key,
+                owner + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()),
+                LEASE);
     }
 
     private static String key(String what) {
@@ -64,13 +68,16 @@ class PhantomGrantTest {
         AcquireResult lost = backend.tryAcquire(waiter);
         assertThat(lost).as(db + ": the first attempt takes the free lock").isInstanceOf(Grant.class);
         AcquireResult retry = backend.tryAcquire(waiter);
-        assertThat(retry).as(db + ", own grant: a retry of the same request is not refused by its own row")
+        assertThat(retry)
+                .as(db + ", own grant: a retry of the same request is not refused by its own row")
                 .isInstanceOf(Grant.class);
         assertThat(((Grant) retry).token())
                 .as(db + ", own grant: the retry gets the token the lost answer carried, not a second increment")
                 .isEqualTo(((Grant) lost).token());
         AcquireResult rival = backend.tryAcquire(request(key, "rival"));
-        assertThat(rival).as(db + ", mutual exclusion: the retried grant still holds the lock").isInstanceOf(Held.class);
+        assertThat(rival)
+                .as(db + ", mutual exclusion: the retried grant still holds the lock")
+                .isInstanceOf(Held.class);
     }
 
     @ParameterizedTest
@@ -82,12 +89,15 @@ class PhantomGrantTest {
         Grant phantom = (Grant) backend.tryAcquire(gaveUp);
         backend.abandon(gaveUp);
         AcquireResult next = backend.tryAcquire(request(key, "next"));
-        assertThat(next).as(db + ", abandon: a lock taken by an attempt given up is takeable at once, not after its"
-                + " lease").isInstanceOf(Grant.class);
-        assertThat(((Grant) next).token()).as(db + ", fencing: the next grant's token is greater")
+        assertThat(next)
+                .as(db + ", abandon: a lock taken by an attempt given up is takeable at once, not after its" + " lease")
+                .isInstanceOf(Grant.class);
+        assertThat(((Grant) next).token())
+                .as(db + ", fencing: the next grant's token is greater")
                 .isGreaterThan(phantom.token());
         backend.abandon(gaveUp);
         assertThat(backend.tryAcquire(request(key, "third")))
-                .as(db + ", ownership: abandoning again does not free another owner's lock").isInstanceOf(Held.class);
+                .as(db + ", ownership: abandoning again does not free another owner's lock")
+                .isInstanceOf(Held.class);
     }
 }

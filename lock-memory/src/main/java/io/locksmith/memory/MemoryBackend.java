@@ -51,7 +51,8 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
         up(leases.get(0).name());
         List<RenewOutcome> outcomes = new ArrayList<>(leases.size());
         for (HeldLease l : leases) {
-            boolean renewed = store.renew(l.key(), l.owner(), l.token(), l.lease().toNanos());
+            boolean renewed =
+                    store.renew(l.key(), l.owner(), l.token(), l.lease().toNanos());
             outcomes.add(renewed ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED);
         }
         return outcomes;

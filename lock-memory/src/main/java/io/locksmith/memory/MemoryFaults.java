@@ -31,8 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class MemoryFaults {
 
-    private MemoryFaults() {
-    }
+    private MemoryFaults() {}
 
     /**
      * Opens a client of a {@code memory://group} store whose connection the caller controls: the
@@ -189,7 +188,8 @@ public final class MemoryFaults {
             if (delay > 0) {
                 long due = System.nanoTime() + delay;
                 for (long left; (left = due - System.nanoTime()) > 0; ) {
-                    LockSupport.parkNanos(left); // the delay is the point; an interrupt does not shorten a reply's way back
+                    LockSupport.parkNanos(
+                            left); // the delay is the point; an interrupt does not shorten a reply's way back
                 }
             }
             return answer;

@@ -89,7 +89,8 @@ final class MemoryStore {
     io.locksmith.spi.LockInspector.HolderState holder(String key) {
         Entry e = entries.get(key);
         long now = System.nanoTime();
-        return e == null || e.expired(now) ? null
+        return e == null || e.expired(now)
+                ? null
                 : new io.locksmith.spi.LockInspector.HolderState(e.owner, e.token, Duration.ofNanos(e.expiresAt - now));
     }
 

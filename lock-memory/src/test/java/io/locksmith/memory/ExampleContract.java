@@ -32,9 +32,9 @@ class ExampleContract extends LockContract {
             public Capabilities capabilities() {
                 return Capabilities.builder()
                         .minimumLease(Duration.ofMillis(1)) // the shortest lease your backend keeps
-                        .testLease(Duration.ofSeconds(1))   // rules about time scale from this
-                        .nativeWakeUp(true)                 // a release wakes waiters
-                        .fifo(false)                        // waiters are not queued in order
+                        .testLease(Duration.ofSeconds(1)) // rules about time scale from this
+                        .nativeWakeUp(true) // a release wakes waiters
+                        .fifo(false) // waiters are not queued in order
                         // every hook this example does not supply; a hook neither supplied nor
                         // declared here fails the rules that need it
                         .lacks(Fault.values())

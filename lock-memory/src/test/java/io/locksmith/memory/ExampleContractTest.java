@@ -19,8 +19,11 @@ class ExampleContractTest extends ExampleContract {
     void theKitsDocsShowExactlyThisExample() throws IOException {
         String source = Files.readString(Path.of("src/test/java/io/locksmith/memory/ExampleContract.java"));
         String example = source.substring(source.indexOf("// tck-example:begin"), source.indexOf("// tck-example:end"))
-                .lines().skip(1).collect(Collectors.joining("\n"));
+                .lines()
+                .skip(1)
+                .collect(Collectors.joining("\n"));
         assertThat(Files.readString(Path.of("../docs/tck.md")))
-                .as("docs/tck.md shows lock-memory's ExampleContract, which ExampleContractTest runs").contains(example);
+                .as("docs/tck.md shows lock-memory's ExampleContract, which ExampleContractTest runs")
+                .contains(example);
     }
 }

@@ -21,14 +21,18 @@ class MemoryFaultsTest {
             worker.cut();
             assertThatThrownBy(() -> worker.client().lock("y").tryAcquire())
                     .as("memory faults, cut: an attempt fails as over a cut connection")
-                    .isInstanceOf(LockBackendException.class).hasMessageContaining("memory://faults-cut is cut");
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("memory://faults-cut is cut");
             assertThatThrownBy(() -> worker.client().lock("x").status())
-                    .as("memory faults, cut: so does a look at a lock").isInstanceOf(LockBackendException.class);
+                    .as("memory faults, cut: so does a look at a lock")
+                    .isInstanceOf(LockBackendException.class);
             worker.restore();
             assertThat(worker.client().lock("x").status().fencingToken())
-                    .as("memory faults, restore: the store kept the lock taken before the cut").hasValue(held.fencingToken());
+                    .as("memory faults, restore: the store kept the lock taken before the cut")
+                    .hasValue(held.fencingToken());
             held.close();
-            assertThat(worker.client().lock("y").tryAcquire()).as("memory faults, restore: calls go through again")
+            assertThat(worker.client().lock("y").tryAcquire())
+                    .as("memory faults, restore: calls go through again")
                     .isPresent();
         } finally {
             worker.client().close();
@@ -39,6 +43,7 @@ class MemoryFaultsTest {
     void aGroupIsNamedAsInItsUri() {
         assertThatThrownBy(() -> MemoryFaults.connect("bad name", LockOptions.defaults()))
                 .as("memory faults: the group is the name in memory://NAME")
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("memory URI");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("memory URI");
     }
 }

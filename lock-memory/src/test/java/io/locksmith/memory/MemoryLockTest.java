@@ -45,8 +45,12 @@ class MemoryLockTest {
         LockClient own = client("memory:");
         try (LockHandle held = a.lock("x").tryAcquire().orElseThrow()) {
             assertThat(held.isHeld()).isTrue();
-            assertThat(b.lock("x").tryAcquire()).as("a client of the same group sees the lock").isEmpty();
-            assertThat(own.lock("x").tryAcquire()).as("a private store is separate").isPresent();
+            assertThat(b.lock("x").tryAcquire())
+                    .as("a client of the same group sees the lock")
+                    .isEmpty();
+            assertThat(own.lock("x").tryAcquire())
+                    .as("a private store is separate")
+                    .isPresent();
         }
         assertThat(b.lock("x").tryAcquire()).as("released locks are free").isPresent();
     }
@@ -93,7 +97,8 @@ class MemoryLockTest {
     void expiredLeaseIsLostOnceAndClosingLeavesTheNextOwnersLock() {
         LockClient first = client("memory://expiry");
         LockClient second = client("memory://expiry");
-        DistributedLock lock = first.lock("job").withLease(Duration.ofMillis(300)).withAutoRenew(false);
+        DistributedLock lock =
+                first.lock("job").withLease(Duration.ofMillis(300)).withAutoRenew(false);
         LockHandle stale = lock.acquire(Duration.ZERO);
         AtomicInteger lostCalls = new AtomicInteger();
         stale.onLost(lostCalls::incrementAndGet);
@@ -107,7 +112,9 @@ class MemoryLockTest {
         stale.close();
         stale.close();
         assertThat(next.isHeld()).isTrue();
-        assertThat(first.lock("job").tryAcquire()).as("the next owner's lock survived the stale close").isEmpty();
+        assertThat(first.lock("job").tryAcquire())
+                .as("the next owner's lock survived the stale close")
+                .isEmpty();
         assertThat(lostCalls).as("loss callbacks run once").hasValue(1);
         next.close();
     }
@@ -129,7 +136,10 @@ class MemoryLockTest {
     @Test
     void extendKeepsALockWithoutAutomaticRenewal() {
         LockClient c = client("memory://extend");
-        LockHandle h = c.lock("x").withLease(Duration.ofMillis(300)).withAutoRenew(false).acquire(Duration.ZERO);
+        LockHandle h = c.lock("x")
+                .withLease(Duration.ofMillis(300))
+                .withAutoRenew(false)
+                .acquire(Duration.ZERO);
         h.extend(Duration.ofSeconds(30));
         assertThat(h.remainingLease()).isGreaterThan(Duration.ofSeconds(20));
         h.close();
@@ -147,12 +157,17 @@ class MemoryLockTest {
 
     @Test
     void waiterTimesOutAndIsWokenOnRelease() throws Exception {
-        LockClient c = LockClient.open("memory://wake", LockOptions.builder()
-                .backoffMin(Duration.ofSeconds(20)).backoffMax(Duration.ofSeconds(20)).build());
+        LockClient c = LockClient.open(
+                "memory://wake",
+                LockOptions.builder()
+                        .backoffMin(Duration.ofSeconds(20))
+                        .backoffMax(Duration.ofSeconds(20))
+                        .build());
         clients.add(c);
         LockHandle holder = c.lock("x").acquire(Duration.ZERO);
         assertThatThrownBy(() -> c.lock("x").acquire(Duration.ofMillis(100)))
-                .isInstanceOf(LockTimeoutException.class).hasMessageContaining("'x'");
+                .isInstanceOf(LockTimeoutException.class)
+                .hasMessageContaining("'x'");
 
         var waiting = c.lock("x").acquireAsync(Duration.ofSeconds(30));
         CountDownLatch released = new CountDownLatch(1);
@@ -161,7 +176,8 @@ class MemoryLockTest {
         released.countDown();
         LockHandle next = waiting.get(10, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(System.nanoTime() - start))
-                .as("woken by the release signal, not the 20 s back-off").isLessThan(Duration.ofSeconds(5));
+                .as("woken by the release signal, not the 20 s back-off")
+                .isLessThan(Duration.ofSeconds(5));
         next.close();
     }
 
@@ -172,7 +188,9 @@ class MemoryLockTest {
         a.close();
         assertThat(h.isHeld()).isFalse();
         assertThat(client("memory://close").lock("x").tryAcquire()).isPresent();
-        assertThatThrownBy(() -> a.lock("y")).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> a.lock("y"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test
@@ -183,7 +201,10 @@ class MemoryLockTest {
             io.locksmith.LockStatus status = client("memory://status").lock("s").status();
             assertThat(status.state()).isEqualTo(io.locksmith.LockStatus.State.HELD);
             assertThat(status.fencingToken()).hasValue(h.fencingToken());
-            assertThat(status.owner()).get().asString().startsWith(ProcessHandle.current().pid() + "-");
+            assertThat(status.owner())
+                    .get()
+                    .asString()
+                    .startsWith(ProcessHandle.current().pid() + "-");
             assertThat(status.remainingLease()).get().matches(d -> d.compareTo(Duration.ofSeconds(29)) > 0);
         }
         assertThat(c.lock("s").status().state()).isEqualTo(io.locksmith.LockStatus.State.FREE);
@@ -202,12 +223,15 @@ class MemoryLockTest {
     @Test
     void malformedMemoryUrisAndUnknownOptionsAreRejected() {
         for (String bad : List.of("memory:/x", "memory://bad name", "memory://a/b", "memory:x")) {
-            assertThatThrownBy(() -> LockClient.open(bad)).as(bad)
-                    .isInstanceOf(io.locksmith.LockConfigurationException.class).hasMessageContaining("memory URI");
+            assertThatThrownBy(() -> LockClient.open(bad))
+                    .as(bad)
+                    .isInstanceOf(io.locksmith.LockConfigurationException.class)
+                    .hasMessageContaining("memory URI");
         }
         assertThatThrownBy(() -> LockClient.open("memory:?pool=3"))
                 .isInstanceOf(io.locksmith.LockConfigurationException.class)
-                .hasMessageContaining("'pool'").hasMessageContaining("memory");
+                .hasMessageContaining("'pool'")
+                .hasMessageContaining("memory");
         try (LockClient c = LockClient.open("memory://opts?lease=2s&prefix=app")) {
             assertThat(c.options().lease()).isEqualTo(Duration.ofSeconds(2));
             assertThat(c.backend()).isEqualTo("memory://opts");

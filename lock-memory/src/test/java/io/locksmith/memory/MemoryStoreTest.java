@@ -15,9 +15,13 @@ class MemoryStoreTest {
     void abandonRemovesTheKeyOnlyForItsOwnOwner() {
         MemoryStore store = new MemoryStore();
         assertThat(store.tryAcquire("k", "holder", LEASE)).isInstanceOf(Grant.class);
-        assertThat(store.abandon("k", "someone-else")).as("abandon must never remove another owner's key").isFalse();
+        assertThat(store.abandon("k", "someone-else"))
+                .as("abandon must never remove another owner's key")
+                .isFalse();
         assertThat(store.holder("k").owner()).isEqualTo("holder");
-        assertThat(store.abandon("k", "holder")).as("abandon removes the owner's own key").isTrue();
+        assertThat(store.abandon("k", "holder"))
+                .as("abandon removes the owner's own key")
+                .isTrue();
         assertThat(store.holder("k")).isNull();
     }
 
@@ -26,7 +30,9 @@ class MemoryStoreTest {
         MemoryStore store = new MemoryStore();
         long before = ((Grant) store.tryAcquire("k", "holder", LEASE)).token();
         store.restart(Duration.ZERO);
-        assertThat(store.holder("k")).as("a restart without persistence keeps no lock").isNull();
+        assertThat(store.holder("k"))
+                .as("a restart without persistence keeps no lock")
+                .isNull();
         long after = ((Grant) store.tryAcquire("k", "next", LEASE)).token();
         assertThat(after).as("tokens keep increasing across a restart").isGreaterThan(before);
         assertThat(store.isDown()).isFalse();

@@ -17,7 +17,8 @@ final class MemorySubject implements TckSubject {
     /** How long a restart keeps the store unreachable: several back-offs, well under the kit's lease. */
     private static final Duration RESTART_OUTAGE = Duration.ofMillis(200);
 
-    private final String group = "tck-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    private final String group =
+            "tck-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     private final Map<LockClient, MemoryFaults.Connection> connections = new ConcurrentHashMap<>();
 
     @Override
@@ -36,7 +37,10 @@ final class MemorySubject implements TckSubject {
     public Capabilities capabilities() {
         // the store keeps leases on its own clock and reads no client's wall clock: nothing to skew
         // memory: URIs carry no credential, so there is none to show
-        return Capabilities.builder().nativeWakeUp(true).lacks(Fault.SKEW_WALL_CLOCK, Fault.SECRET_URI).build();
+        return Capabilities.builder()
+                .nativeWakeUp(true)
+                .lacks(Fault.SKEW_WALL_CLOCK, Fault.SECRET_URI)
+                .build();
     }
 
     @Override

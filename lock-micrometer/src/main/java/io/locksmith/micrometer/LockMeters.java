@@ -108,16 +108,21 @@ public final class LockMeters implements LockListener {
             }
             o.stop();
         } else if (observations == null) {
-            Timer.builder("locksmith.acquire").description("Lock acquisitions, their wait included")
-                    .tags(tags(started.backend(), started.kind(), started.lockName())).tag("outcome", outcome)
-                    .register(registry).record(event.took());
+            Timer.builder("locksmith.acquire")
+                    .description("Lock acquisitions, their wait included")
+                    .tags(tags(started.backend(), started.kind(), started.lockName()))
+                    .tag("outcome", outcome)
+                    .register(registry)
+                    .record(event.took());
         }
     }
 
     @Override
     public void held(Hold event) {
-        LongTaskTimer timer = LongTaskTimer.builder("locksmith.held").description("Locks held now, and for how long")
-                .tags(tags(event.backend(), event.kind(), event.lockName())).register(registry);
+        LongTaskTimer timer = LongTaskTimer.builder("locksmith.held")
+                .description("Locks held now, and for how long")
+                .tags(tags(event.backend(), event.kind(), event.lockName()))
+                .register(registry);
         holds.put(event, timer.start());
     }
 
@@ -130,15 +135,21 @@ public final class LockMeters implements LockListener {
     public void lost(HoldEnded event) {
         ended(event);
         Hold hold = event.hold();
-        Counter.builder("locksmith.lost").description("Holds lost: lease expired, taken by another owner, session ended")
+        Counter.builder("locksmith.lost")
+                .description("Holds lost: lease expired, taken by another owner, session ended")
                 .tags(tags(hold.backend(), hold.kind(), hold.lockName()))
-                .tag("reason", event.reason().name().toLowerCase(Locale.ROOT)).register(registry).increment();
+                .tag("reason", event.reason().name().toLowerCase(Locale.ROOT))
+                .register(registry)
+                .increment();
     }
 
     @Override
     public void renewed(Renewal event) {
-        Timer.builder("locksmith.renew").description("Renewal batches, one backend call each").tag("backend", event.backend())
-                .register(registry).record(event.took());
+        Timer.builder("locksmith.renew")
+                .description("Renewal batches, one backend call each")
+                .tag("backend", event.backend())
+                .register(registry)
+                .record(event.took());
         count(event.backend(), "renewed", event.renewed());
         count(event.backend(), "not_owned", event.notOwned());
         count(event.backend(), "failed", event.failed());
@@ -146,8 +157,12 @@ public final class LockMeters implements LockListener {
 
     private void count(String backend, String outcome, int n) {
         if (n > 0) {
-            Counter.builder("locksmith.renew.leases").description("Leases in renewal batches, by outcome")
-                    .tag("backend", backend).tag("outcome", outcome).register(registry).increment(n);
+            Counter.builder("locksmith.renew.leases")
+                    .description("Leases in renewal batches, by outcome")
+                    .tag("backend", backend)
+                    .tag("outcome", outcome)
+                    .register(registry)
+                    .increment(n);
         }
     }
 
@@ -162,8 +177,11 @@ public final class LockMeters implements LockListener {
         Tags tags = Tags.of("backend", backend, "kind", kind);
         return waiting.computeIfAbsent(tags, t -> {
             AtomicInteger n = new AtomicInteger();
-            Gauge.builder("locksmith.waiting", n, AtomicInteger::get).description("Lock acquisitions waiting now")
-                    .tags(t).strongReference(true).register(registry);
+            Gauge.builder("locksmith.waiting", n, AtomicInteger::get)
+                    .description("Lock acquisitions waiting now")
+                    .tags(t)
+                    .strongReference(true)
+                    .register(registry);
             return n;
         });
     }

@@ -22,8 +22,13 @@ import org.junit.jupiter.api.Test;
 class LockMetersTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final LockClient client = LockClient.open("memory:", LockOptions.builder().lease(Duration.ofSeconds(3))
-            .backoffMin(Duration.ofMillis(5)).backoffMax(Duration.ofMillis(20)).build());
+    private final LockClient client = LockClient.open(
+            "memory:",
+            LockOptions.builder()
+                    .lease(Duration.ofSeconds(3))
+                    .backoffMin(Duration.ofMillis(5))
+                    .backoffMax(Duration.ofMillis(20))
+                    .build());
 
     @AfterEach
     void close() {
@@ -39,10 +44,18 @@ class LockMetersTest {
         assertThat(held.activeTasks()).as("one hold in progress").isEqualTo(1);
         h.close();
         assertThat(held.activeTasks()).isZero();
-        Timer acquired = registry.get("locksmith.acquire").tag("outcome", "acquired").tag("kind", "lock").timer();
+        Timer acquired = registry.get("locksmith.acquire")
+                .tag("outcome", "acquired")
+                .tag("kind", "lock")
+                .timer();
         assertThat(acquired.count()).isEqualTo(1);
-        assertThat(registry.get("locksmith.acquire").tag("outcome", "busy").timer().count()).isEqualTo(1);
-        assertThat(registry.getMeters()).as("no lock-name tag by default")
+        assertThat(registry.get("locksmith.acquire")
+                        .tag("outcome", "busy")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.getMeters())
+                .as("no lock-name tag by default")
                 .allSatisfy(m -> assertThat(m.getId().getTag("lock")).isNull());
         assertThat(acquired.getId().getTag("backend")).isEqualTo(client.backend());
     }
@@ -52,22 +65,36 @@ class LockMetersTest {
         LockMeters.builder(registry).build().bindTo(client);
         LockHandle holder = client.lock("a").tryAcquire().orElseThrow();
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("locksmith.waiting").gauge().value() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("locksmith.waiting").gauge().value() == 1);
         holder.close();
         waiter.get(10, TimeUnit.SECONDS).close();
         assertThat(registry.get("locksmith.waiting").gauge().value()).isZero();
         LockHandle again = client.lock("a").tryAcquire().orElseThrow();
         assertThat(client.lock("a").tryAcquire(Duration.ofMillis(50))).isEmpty();
         again.close();
-        assertThat(registry.get("locksmith.acquire").tag("outcome", "timeout").timer().count()).isEqualTo(1);
+        assertThat(registry.get("locksmith.acquire")
+                        .tag("outcome", "timeout")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void aLossIsCountedByReasonAndEndsTheHold() {
         LockMeters.builder(registry).build().bindTo(client);
-        LockHandle h = client.lock("a").withLease(Duration.ofMillis(200)).withAutoRenew(false).tryAcquire().orElseThrow();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !registry.find("locksmith.lost").counters().isEmpty());
-        assertThat(registry.get("locksmith.lost").tag("reason", "lease_expired").counter().count()).isEqualTo(1);
+        LockHandle h = client.lock("a")
+                .withLease(Duration.ofMillis(200))
+                .withAutoRenew(false)
+                .tryAcquire()
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !registry.find("locksmith.lost").counters().isEmpty());
+        assertThat(registry.get("locksmith.lost")
+                        .tag("reason", "lease_expired")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.get("locksmith.held").longTaskTimer().activeTasks()).isZero();
         h.close();
     }
@@ -75,10 +102,15 @@ class LockMetersTest {
     @Test
     void renewalBatchesAreTimedAndTheirLeasesCounted() {
         LockMeters.builder(registry).build().bindTo(client);
-        LockHandle h = client.lock("a").withLease(Duration.ofMillis(600)).tryAcquire().orElseThrow();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !registry.find("locksmith.renew").timers().isEmpty()
-                && registry.get("locksmith.renew").timer().count() >= 2);
-        assertThat(registry.get("locksmith.renew.leases").tag("outcome", "renewed").counter().count())
+        LockHandle h =
+                client.lock("a").withLease(Duration.ofMillis(600)).tryAcquire().orElseThrow();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !registry.find("locksmith.renew").timers().isEmpty()
+                        && registry.get("locksmith.renew").timer().count() >= 2);
+        assertThat(registry.get("locksmith.renew.leases")
+                        .tag("outcome", "renewed")
+                        .counter()
+                        .count())
                 .isGreaterThanOrEqualTo(2);
         h.close();
     }
@@ -89,9 +121,19 @@ class LockMetersTest {
         client.lock("order:81723").tryAcquire().orElseThrow().close();
         client.lock("order:81724").tryAcquire().orElseThrow().close();
         client.lock("nightly-report").tryAcquire().orElseThrow().close();
-        assertThat(registry.get("locksmith.acquire").tag("lock", "order:").timer().count()).isEqualTo(2);
-        assertThat(registry.get("locksmith.acquire").tag("lock", "other").timer().count()).isEqualTo(1);
-        assertThat(registry.find("locksmith.acquire").timers()).as("two tag values, not one per order").hasSize(2);
+        assertThat(registry.get("locksmith.acquire")
+                        .tag("lock", "order:")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
+        assertThat(registry.get("locksmith.acquire")
+                        .tag("lock", "other")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.find("locksmith.acquire").timers())
+                .as("two tag values, not one per order")
+                .hasSize(2);
     }
 
     @Test
@@ -99,11 +141,18 @@ class LockMetersTest {
         TestObservationRegistry observations = TestObservationRegistry.create();
         LockMeters.builder(registry).observations(observations).build().bindTo(client);
         client.lock("order:1").tryAcquire().orElseThrow().close();
-        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("locksmith.acquire").that()
-                .hasBeenStarted().hasBeenStopped().hasLowCardinalityKeyValue("outcome", "acquired")
-                .hasLowCardinalityKeyValue("kind", "lock").hasHighCardinalityKeyValue("lock.name", "order:1");
-        assertThat(registry.find("locksmith.acquire").meters()).as("the timer comes from the observation handler")
-                .extracting(Meter::getId).isEmpty();
+        TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo("locksmith.acquire")
+                .that()
+                .hasBeenStarted()
+                .hasBeenStopped()
+                .hasLowCardinalityKeyValue("outcome", "acquired")
+                .hasLowCardinalityKeyValue("kind", "lock")
+                .hasHighCardinalityKeyValue("lock.name", "order:1");
+        assertThat(registry.find("locksmith.acquire").meters())
+                .as("the timer comes from the observation handler")
+                .extracting(Meter::getId)
+                .isEmpty();
     }
 
     @Test

@@ -65,9 +65,15 @@ final class RedisBackend implements LockBackend {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         String key = request.key();
-        Long answer = call(request.name(), "acquire", () -> RedisScript.ACQUIRE.run(link.scripts(), ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
-                request.owner(), Long.toString(request.lease().toMillis())));
+        Long answer = call(
+                request.name(),
+                "acquire",
+                () -> RedisScript.ACQUIRE.run(
+                        link.scripts(),
+                        ScriptOutputType.INTEGER,
+                        new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
+                        request.owner(),
+                        Long.toString(request.lease().toMillis())));
         if (answer < 0) {
             return Held.remaining(Duration.ofMillis(-1 - answer));
         }
@@ -78,7 +84,8 @@ final class RedisBackend implements LockBackend {
     }
 
     private void awaitReplicas(AcquireRequest request, long token) {
-        long acknowledged = call(request.name(), "wait for replicas", () -> link.waitForReplicas(replicas, replicaTimeoutMillis));
+        long acknowledged =
+                call(request.name(), "wait for replicas", () -> link.waitForReplicas(replicas, replicaTimeoutMillis));
         if (acknowledged < replicas) {
             release(HeldLease.of(request, Grant.of(token)));
             throw new LockBackendException("lock '" + request.name() + "' on " + description + " was granted but only "
@@ -96,9 +103,15 @@ final class RedisBackend implements LockBackend {
     @Override
     public boolean release(HeldLease lease) {
         String key = lease.key();
-        Long released = callRepeatable(lease.name(), "release", () -> RedisScript.RELEASE.run(link.scripts(),
-                ScriptOutputType.INTEGER, new String[] {RedisKeys.lock(key)}, RedisKeys.value(lease.token(), lease.owner()),
-                RedisKeys.channel(key)));
+        Long released = callRepeatable(
+                lease.name(),
+                "release",
+                () -> RedisScript.RELEASE.run(
+                        link.scripts(),
+                        ScriptOutputType.INTEGER,
+                        new String[] {RedisKeys.lock(key)},
+                        RedisKeys.value(lease.token(), lease.owner()),
+                        RedisKeys.channel(key)));
         return released == 1L;
     }
 
@@ -109,8 +122,15 @@ final class RedisBackend implements LockBackend {
     @Override
     public void abandon(AcquireRequest request) {
         String key = request.key();
-        callRepeatable(request.name(), "abandon", () -> RedisScript.ABANDON.run(link.scripts(), ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.lock(key)}, request.owner(), RedisKeys.channel(key)));
+        callRepeatable(
+                request.name(),
+                "abandon",
+                () -> RedisScript.ABANDON.run(
+                        link.scripts(),
+                        ScriptOutputType.INTEGER,
+                        new String[] {RedisKeys.lock(key)},
+                        request.owner(),
+                        RedisKeys.channel(key)));
     }
 
     @Override
@@ -128,8 +148,10 @@ final class RedisBackend implements LockBackend {
             }
             Long ttl = link.pttl(RedisKeys.lock(key));
             int colon = value.indexOf(':');
-            return Optional.of(new LockInspector.HolderState(value.substring(colon + 1),
-                    Long.parseLong(value.substring(0, colon)), ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
+            return Optional.of(new LockInspector.HolderState(
+                    value.substring(colon + 1),
+                    Long.parseLong(value.substring(0, colon)),
+                    ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
         }));
     }
 
@@ -194,8 +216,10 @@ final class RedisBackend implements LockBackend {
         if (e instanceof RedisCommandTimeoutException) {
             return new LockBackendException(what + " of lock '" + lockName + "' timed out on " + description, e);
         }
-        return new LockBackendException(what + " of lock '" + lockName + "' failed on " + description + ": "
-                + Redaction.redact(String.valueOf(e.getMessage())), e);
+        return new LockBackendException(
+                what + " of lock '" + lockName + "' failed on " + description + ": "
+                        + Redaction.redact(String.valueOf(e.getMessage())),
+                e);
     }
 
     @Override

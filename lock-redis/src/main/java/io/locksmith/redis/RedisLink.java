@@ -9,8 +9,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.BaseRedisCommands;
 import io.lettuce.core.api.sync.RedisKeyCommands;
-import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -53,15 +53,25 @@ final class RedisLink implements AutoCloseable {
     private long refreshStarted; // guarded by refreshing; System.nanoTime(): spaces network calls, no lease
 
     /** Through {@link #standalone} or {@link #cluster}; tests build a link that batches by slot on one server. */
-    RedisLink(StatefulConnection<String, String> connection, RedisScriptingCommands<String, String> scripts,
-            RedisScriptingAsyncCommands<String, String> asyncScripts, BaseRedisCommands<String, String> base, Supplier<StatefulRedisPubSubConnection<String, String>> pubSub,
-            Runnable shutdown, boolean cluster) {
+    RedisLink(
+            StatefulConnection<String, String> connection,
+            RedisScriptingCommands<String, String> scripts,
+            RedisScriptingAsyncCommands<String, String> asyncScripts,
+            BaseRedisCommands<String, String> base,
+            Supplier<StatefulRedisPubSubConnection<String, String>> pubSub,
+            Runnable shutdown,
+            boolean cluster) {
         this(connection, scripts, asyncScripts, base, pubSub, shutdown, cluster, null);
     }
 
-    private RedisLink(StatefulConnection<String, String> connection, RedisScriptingCommands<String, String> scripts,
-            RedisScriptingAsyncCommands<String, String> asyncScripts, BaseRedisCommands<String, String> base,
-            Supplier<StatefulRedisPubSubConnection<String, String>> pubSub, Runnable shutdown, boolean cluster,
+    private RedisLink(
+            StatefulConnection<String, String> connection,
+            RedisScriptingCommands<String, String> scripts,
+            RedisScriptingAsyncCommands<String, String> asyncScripts,
+            BaseRedisCommands<String, String> base,
+            Supplier<StatefulRedisPubSubConnection<String, String>> pubSub,
+            Runnable shutdown,
+            boolean cluster,
             Supplier<CompletableFuture<Void>> layout) {
         this.connection = connection;
         this.scripts = scripts;
@@ -76,17 +86,25 @@ final class RedisLink implements AutoCloseable {
     /** Connects through a standalone or Sentinel client; shuts the client down on close if {@code owned}. */
     static RedisLink standalone(RedisClient client, boolean owned) {
         StatefulRedisConnection<String, String> c = client.connect();
-        return new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, owned ? client::shutdown : () -> {}, false);
+        return new RedisLink(
+                c, c.sync(), c.async(), c.sync(), client::connectPubSub, owned ? client::shutdown : () -> {}, false);
     }
 
     /** Connects through a Cluster client; shuts the client down on close if {@code owned}. */
     static RedisLink cluster(RedisClusterClient client, boolean owned) {
         StatefulRedisClusterConnection<String, String> c = client.connect();
         connectToEveryShard(c).join();
-        Supplier<CompletableFuture<Void>> layout = () -> client.refreshPartitionsAsync().toCompletableFuture()
-                .thenCompose(refreshed -> connectToEveryShard(c));
-        return new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, owned ? client::shutdown : () -> {},
-                true, layout);
+        Supplier<CompletableFuture<Void>> layout = () ->
+                client.refreshPartitionsAsync().toCompletableFuture().thenCompose(refreshed -> connectToEveryShard(c));
+        return new RedisLink(
+                c,
+                c.sync(),
+                c.async(),
+                c.sync(),
+                client::connectPubSub,
+                owned ? client::shutdown : () -> {},
+                true,
+                layout);
     }
 
     /**
@@ -101,7 +119,8 @@ final class RedisLink implements AutoCloseable {
         for (RedisClusterNode node : c.getPartitions()) {
             if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
                 // by address: Lettuce keys the connections it routes slots to by host and port
-                opening.add(c.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
+                opening.add(c.getConnectionAsync(
+                                node.getUri().getHost(), node.getUri().getPort())
                         .handle((connection, failure) -> null));
             }
         }
@@ -122,7 +141,8 @@ final class RedisLink implements AutoCloseable {
             long now = System.nanoTime();
             if (refresh.isDone() && (refreshStarted == 0 || now - refreshStarted >= REFRESH_SPACING_NANOS)) {
                 refreshStarted = now;
-                refresh = layout.get().handle((done, failure) -> null); // a refresh that fails is retried on the next failure
+                refresh = layout.get()
+                        .handle((done, failure) -> null); // a refresh that fails is retried on the next failure
             }
             return refresh;
         }

@@ -45,7 +45,8 @@ public final class RedisLockProvider implements LockProvider {
 
     @Override
     public Set<String> optionNames() {
-        return Set.of("timeout", "replicas", "replica-timeout", "database", "clientName", "sentinelMasterId", "verifyPeer");
+        return Set.of(
+                "timeout", "replicas", "replica-timeout", "database", "clientName", "sentinelMasterId", "verifyPeer");
     }
 
     @Override
@@ -54,30 +55,37 @@ public final class RedisLockProvider implements LockProvider {
         String description = context.redactedLocation();
         if (CLUSTER.contains(context.scheme())) {
             if (settings.replicas() > 0) {
-                throw new LockConfigurationException("the replicas option is not supported on Redis Cluster ("
-                        + description + ")");
+                throw new LockConfigurationException(
+                        "the replicas option is not supported on Redis Cluster (" + description + ")");
             }
             RedisClusterClient client = RedisClusterClient.create(RedisUris.cluster(context, settings));
-            client.setOptions(ClusterClientOptions.builder().socketOptions(socket(settings))
+            client.setOptions(ClusterClientOptions.builder()
+                    .socketOptions(socket(settings))
                     .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-            return connect(() -> RedisLink.cluster(client, true), client::shutdown, description, settings,
-                    context.events());
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .build());
+            return connect(
+                    () -> RedisLink.cluster(client, true), client::shutdown, description, settings, context.events());
         }
         RedisClient client = RedisClient.create(RedisUris.standalone(context, settings));
         client.setOptions(options(settings));
-        return connect(() -> RedisLink.standalone(client, true), client::shutdown, description, settings,
-                context.events());
+        return connect(
+                () -> RedisLink.standalone(client, true), client::shutdown, description, settings, context.events());
     }
 
     static ClientOptions options(RedisSettings settings) {
-        return ClientOptions.builder().socketOptions(socket(settings))
+        return ClientOptions.builder()
+                .socketOptions(socket(settings))
                 .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build();
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .build();
     }
 
     private static SocketOptions socket(RedisSettings settings) {
-        return SocketOptions.builder().connectTimeout(settings.timeout()).keepAlive(true).build();
+        return SocketOptions.builder()
+                .connectTimeout(settings.timeout())
+                .keepAlive(true)
+                .build();
     }
 
     interface Connect {
@@ -85,8 +93,8 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     /** Connects, turning Lettuce's failures into errors that name the server and never the password. */
-    static RedisBackend connect(Connect connect, Runnable shutdown, String description, RedisSettings settings,
-            BackendEvents events) {
+    static RedisBackend connect(
+            Connect connect, Runnable shutdown, String description, RedisSettings settings, BackendEvents events) {
         try {
             return new RedisBackend(connect.open(), description, settings, events);
         } catch (RedisConnectionException e) {

@@ -27,8 +27,14 @@ public final class RedisLocks {
     public static LockClient open(RedisClient client, LockOptions options) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(options, "options");
-        return LockClient.of(context -> RedisLockProvider.connect(() -> RedisLink.standalone(client, false), () -> {},
-                "redis (existing client)", RedisSettings.DEFAULTS, context.events()), options);
+        return LockClient.of(
+                context -> RedisLockProvider.connect(
+                        () -> RedisLink.standalone(client, false),
+                        () -> {},
+                        "redis (existing client)",
+                        RedisSettings.DEFAULTS,
+                        context.events()),
+                options);
     }
 
     /**
@@ -39,7 +45,13 @@ public final class RedisLocks {
     public static LockClient open(RedisClusterClient client, LockOptions options) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(options, "options");
-        return LockClient.of(context -> RedisLockProvider.connect(() -> RedisLink.cluster(client, false), () -> {},
-                "redis-cluster (existing client)", RedisSettings.DEFAULTS, context.events()), options);
+        return LockClient.of(
+                context -> RedisLockProvider.connect(
+                        () -> RedisLink.cluster(client, false),
+                        () -> {},
+                        "redis-cluster (existing client)",
+                        RedisSettings.DEFAULTS,
+                        context.events()),
+                options);
     }
 }

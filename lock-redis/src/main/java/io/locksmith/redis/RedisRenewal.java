@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 final class RedisRenewal {
 
     private static final Logger log = LoggerFactory.getLogger(RedisRenewal.class);
-    private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
+    private static final long SLACK_NANOS =
+            TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
 
     private final RedisLink link;
     private final String description;
@@ -41,21 +42,31 @@ final class RedisRenewal {
     List<RenewOutcome> renew(List<HeldLease> leases) {
         Map<Integer, List<Integer>> batches = new LinkedHashMap<>();
         for (int i = 0; i < leases.size(); i++) {
-            int slot = link.cluster() ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key())) : 0;
+            int slot = link.cluster()
+                    ? SlotHash.getSlot(RedisKeys.lock(leases.get(i).key()))
+                    : 0;
             batches.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
         }
         RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
         if (batches.size() == 1) {
             Batch batch = new Batch(leases, batches.values().iterator().next());
-            batch.record(RedisBackend.call(link, description, batch.lockName(), "renew", () -> RedisScript.RENEW.run(link.scripts(),
-                    ScriptOutputType.MULTI, batch.keys, batch.args)), outcomes);
+            batch.record(
+                    RedisBackend.call(
+                            link,
+                            description,
+                            batch.lockName(),
+                            "renew",
+                            () -> RedisScript.RENEW.run(
+                                    link.scripts(), ScriptOutputType.MULTI, batch.keys, batch.args)),
+                    outcomes);
             return List.of(outcomes);
         }
         List<Batch> sent = new ArrayList<>();
         for (List<Integer> indices : batches.values()) {
             Batch batch = new Batch(leases, indices);
             try {
-                batch.reply = RedisScript.RENEW.runAsync(link.asyncScripts(), ScriptOutputType.MULTI, batch.keys, batch.args);
+                batch.reply =
+                        RedisScript.RENEW.runAsync(link.asyncScripts(), ScriptOutputType.MULTI, batch.keys, batch.args);
             } catch (RedisException e) {
                 batch.reply = CompletableFuture.failedFuture(e); // told to the link when awaited
             }
@@ -79,8 +90,12 @@ final class RedisRenewal {
         }
         if (failed > 0 && !slotsFailing) {
             // the core sees only FAILED outcomes here, so the reason is told here, once, as the core does
-            log.warn("renewing the locks of {} of {} Cluster slots on {} failed; retrying while their leases last: {}",
-                    failed, sent.size(), description, firstFailure.getMessage());
+            log.warn(
+                    "renewing the locks of {} of {} Cluster slots on {} failed; retrying while their leases last: {}",
+                    failed,
+                    sent.size(),
+                    description,
+                    firstFailure.getMessage());
         }
         slotsFailing = failed > 0;
         return List.of(outcomes);
@@ -94,13 +109,15 @@ final class RedisRenewal {
                 link.failed(cause);
                 throw RedisBackend.failure(description, batch.lockName(), "renew", cause);
             }
-            throw new LockBackendException("renew of lock '" + batch.lockName() + "' failed on " + description, e.getCause());
+            throw new LockBackendException(
+                    "renew of lock '" + batch.lockName() + "' failed on " + description, e.getCause());
         } catch (TimeoutException e) {
             batch.reply.cancel(false);
             throw new LockBackendException("renew of lock '" + batch.lockName() + "' timed out on " + description, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockBackendException("renew of lock '" + batch.lockName() + "' on " + description + " was interrupted", e);
+            throw new LockBackendException(
+                    "renew of lock '" + batch.lockName() + "' on " + description + " was interrupted", e);
         }
     }
 
@@ -132,7 +149,8 @@ final class RedisRenewal {
 
         void record(List<Object> renewed, RenewOutcome[] outcomes) {
             for (int j = 0; j < indices.size(); j++) {
-                outcomes[indices.get(j)] = ((Long) renewed.get(j)) == 1L ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
+                outcomes[indices.get(j)] =
+                        ((Long) renewed.get(j)) == 1L ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
             }
         }
     }

@@ -43,8 +43,11 @@ final class RedisScript {
     }
 
     /** As {@link #run}, without waiting: the reply completes the returned future (NOSCRIPT handled the same way). */
-    <T> CompletableFuture<T> runAsync(RedisScriptingAsyncCommands<String, String> commands, ScriptOutputType type,
-            String[] keys, String... args) {
+    <T> CompletableFuture<T> runAsync(
+            RedisScriptingAsyncCommands<String, String> commands,
+            ScriptOutputType type,
+            String[] keys,
+            String... args) {
         CompletableFuture<T> reply = new CompletableFuture<>();
         commands.<T>evalsha(sha, type, keys, args).whenComplete((value, failure) -> {
             if (failure == null) {
@@ -83,7 +86,8 @@ final class RedisScript {
 
     private static String sha1(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -15,7 +15,8 @@ record RedisSettings(Duration timeout, int replicas, Duration replicaTimeout) {
     static final RedisSettings DEFAULTS = new RedisSettings(Duration.ofSeconds(5), 0, Duration.ofSeconds(1));
 
     static RedisSettings of(BackendContext context) {
-        return new RedisSettings(context.durationOption("timeout", DEFAULTS.timeout()),
+        return new RedisSettings(
+                context.durationOption("timeout", DEFAULTS.timeout()),
                 context.intOption("replicas", DEFAULTS.replicas(), 0),
                 context.durationOption("replica-timeout", DEFAULTS.replicaTimeout()));
     }

@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  */
 final class RedisSignals implements ReleaseSignals, AutoCloseable {
 
-    private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
+    private static final long SLACK_NANOS =
+            TimeUnit.SECONDS.toNanos(1); // past the command timeout, for Lettuce's own expiry
 
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connect;
     private final String description;
@@ -49,7 +50,10 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
     private volatile StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed; // guarded by this
 
-    RedisSignals(Supplier<StatefulRedisPubSubConnection<String, String>> connect, String description, Duration timeout,
+    RedisSignals(
+            Supplier<StatefulRedisPubSubConnection<String, String>> connect,
+            String description,
+            Duration timeout,
             BackendEvents events) {
         this.connect = connect;
         this.description = description;
@@ -99,18 +103,21 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         } catch (InterruptedException e) {
             subscription.close();
             Thread.currentThread().interrupt();
-            throw new LockBackendException("subscribing to releases of '" + key + "' on " + description + " was interrupted", e);
+            throw new LockBackendException(
+                    "subscribing to releases of '" + key + "' on " + description + " was interrupted", e);
         }
         return subscription;
     }
 
     private LockBackendException refused(String key, Throwable cause) {
-        String why = cause instanceof TimeoutException ? "no confirmation within " + timeout.toMillis() + " ms"
+        String why = cause instanceof TimeoutException
+                ? "no confirmation within " + timeout.toMillis() + " ms"
                 : Redaction.redact(String.valueOf(cause.getMessage()));
         String hint = why.contains("NOPERM")
-                ? "; grant the user the lock channels (ACL SETUSER <user> &locksmith:*) to be woken by releases" : "";
-        return new LockBackendException("subscribing to releases of '" + key + "' on " + description + " failed: "
-                + why + hint, cause);
+                ? "; grant the user the lock channels (ACL SETUSER <user> &locksmith:*) to be woken by releases"
+                : "";
+        return new LockBackendException(
+                "subscribing to releases of '" + key + "' on " + description + " failed: " + why + hint, cause);
     }
 
     private synchronized void unsubscribe(String name, Channel channel) {

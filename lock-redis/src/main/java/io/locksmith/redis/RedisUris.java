@@ -38,8 +38,10 @@ final class RedisUris {
                 uri.withSentinel(sentinel.host(), sentinel.portOr(RedisURI.DEFAULT_SENTINEL_PORT));
             }
             Optional<String> master = context.option("sentinelMasterId").or(address::fragment);
-            uri.withSentinelMasterId(master.filter(m -> !m.isBlank()).orElseThrow(() -> malformed(context,
-                    "a Sentinel URI names its master group after '#' (or in the sentinelMasterId option)")));
+            uri.withSentinelMasterId(master.filter(m -> !m.isBlank())
+                    .orElseThrow(() -> malformed(
+                            context,
+                            "a Sentinel URI names its master group after '#' (or in the sentinelMasterId option)")));
         } else {
             if (address.hosts().size() > 1) {
                 throw malformed(context, "one host expected; list several with redis-sentinel:// or redis-cluster://");
@@ -57,14 +59,17 @@ final class RedisUris {
         BackendAddress address = address(context);
         List<RedisURI> uris = new ArrayList<>();
         for (HostPort node : address.hosts()) {
-            uris.add(finish(RedisURI.builder().withHost(node.host()).withPort(node.portOr(RedisURI.DEFAULT_REDIS_PORT)),
-                    context, address, settings));
+            uris.add(finish(
+                    RedisURI.builder().withHost(node.host()).withPort(node.portOr(RedisURI.DEFAULT_REDIS_PORT)),
+                    context,
+                    address,
+                    settings));
         }
         return uris;
     }
 
-    private static RedisURI finish(RedisURI.Builder uri, BackendContext context, BackendAddress address,
-            RedisSettings settings) {
+    private static RedisURI finish(
+            RedisURI.Builder uri, BackendContext context, BackendAddress address, RedisSettings settings) {
         uri.withSsl(context.scheme().startsWith("rediss"));
         uri.withVerifyPeer(context.booleanOption("verifyPeer", true));
         uri.withTimeout(settings.timeout());

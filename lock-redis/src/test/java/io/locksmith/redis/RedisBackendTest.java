@@ -50,7 +50,9 @@ class RedisBackendTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"order:1", "a{b}c", "{", "}", "}{", "{}", "東京", "a-very-long-name-with-{braces}-inside-and-more"})
+    @ValueSource(
+            strings = {"order:1", "a{b}c", "{", "}", "}{", "{}", "東京", "a-very-long-name-with-{braces}-inside-and-more"
+            })
     void lockKeyAndFenceCounterShareAClusterSlot(String key) {
         assertThat(SlotHash.getSlot(RedisKeys.fence(key))).isEqualTo(SlotHash.getSlot(RedisKeys.lock(key)));
         assertThat(RedisKeys.fence(key)).isNotEqualTo(RedisKeys.lock(key));
@@ -65,7 +67,8 @@ class RedisBackendTest {
             assertThat(adminConnection.sync().pttl(RedisKeys.lock("layout"))).isBetween(15_000L, 20_000L);
             h.close();
             assertThat(adminConnection.sync().exists(RedisKeys.lock("layout"))).isZero();
-            assertThat(adminConnection.sync().get(RedisKeys.fence("layout"))).isEqualTo(Long.toString(h.fencingToken()));
+            assertThat(adminConnection.sync().get(RedisKeys.fence("layout")))
+                    .isEqualTo(Long.toString(h.fencingToken()));
         }
     }
 
@@ -93,11 +96,15 @@ class RedisBackendTest {
             // time is the subject: over ~3 renewal intervals (500 ms), a few calls renew all 200 locks,
             // where renewing each lock on its own would take hundreds
             await("[redis] batched renewal: at most 6 script calls in 1.6 s for 200 locks")
-                    .during(Duration.ofMillis(1600)).atMost(Duration.ofSeconds(5))
+                    .during(Duration.ofMillis(1600))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> scriptCalls() - before <= 6);
-            await("[redis] batched renewal: the locks are renewed").atMost(Duration.ofSeconds(5))
+            await("[redis] batched renewal: the locks are renewed")
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> scriptCalls() - before >= 2);
-            assertThat(held).as("[redis] batched renewal: every lock stays held").allMatch(LockHandle::isHeld);
+            assertThat(held)
+                    .as("[redis] batched renewal: every lock stays held")
+                    .allMatch(LockHandle::isHeld);
         }
     }
 
@@ -112,8 +119,10 @@ class RedisBackendTest {
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("crowd") == 1);
             long[] last = {scriptCalls()};
-            await("[redis] crowd: the waiters' first attempts are done").atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+            await("[redis] crowd: the waiters' first attempts are done")
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
                         long now = scriptCalls();
                         boolean quiet = now == last[0];
                         last[0] = now;
@@ -122,7 +131,8 @@ class RedisBackendTest {
             long before = scriptCalls();
             // time is the subject: for a whole second, the crowd stays (almost) silent
             await("[redis] crowd: script calls by 100 waiters stay under 20 in 1 s, against a 5-20 ms back-off")
-                    .during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                    .during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> scriptCalls() - before < 20);
             held.close();
             LockHandle next = (LockHandle) CompletableFuture.anyOf(waiters.toArray(CompletableFuture[]::new))
@@ -140,7 +150,8 @@ class RedisBackendTest {
             LockHandle b = locks.lock("restart-b").acquire(Duration.ZERO);
             server.restart();
             await().atMost(Duration.ofSeconds(10)).until(() -> !a.isHeld() && !b.isHeld());
-            assertThat(a.whenLost().toCompletableFuture().getNow(null)).isIn(LossReason.OWNERSHIP_LOST, LossReason.LEASE_EXPIRED);
+            assertThat(a.whenLost().toCompletableFuture().getNow(null))
+                    .isIn(LossReason.OWNERSHIP_LOST, LossReason.LEASE_EXPIRED);
             LockHandle again = locks.lock("restart-a").acquire(Duration.ofSeconds(10));
             assertThat(again.isHeld()).isTrue();
             again.close();
@@ -152,12 +163,15 @@ class RedisBackendTest {
         try (LockClient holderClient = LockClient.open(server.uri() + "?lease=30s&timeout=1s");
                 LockClient waiterClient = LockClient.open(server.uri() + "?timeout=1s")) {
             LockHandle held = holderClient.lock("restart-wait").acquire(Duration.ZERO);
-            CompletableFuture<LockHandle> waiting = waiterClient.lock("restart-wait").acquireAsync(Duration.ofSeconds(60));
+            CompletableFuture<LockHandle> waiting =
+                    waiterClient.lock("restart-wait").acquireAsync(Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("restart-wait") == 1);
             server.restart();
             LockHandle next = waiting.get(7, TimeUnit.SECONDS); // its sleep would last 10 s
-            assertThat(next.isHeld()).as("[redis] restart: the waiter, woken by its resubscription, holds the lock "
-                    + "the restart freed, well before its sleep through the old holder's lease ends").isTrue();
+            assertThat(next.isHeld())
+                    .as("[redis] restart: the waiter, woken by its resubscription, holds the lock "
+                            + "the restart freed, well before its sleep through the old holder's lease ends")
+                    .isTrue();
             next.close();
             held.close();
         }
@@ -165,8 +179,15 @@ class RedisBackendTest {
 
     @Test
     void aclUsersAndDatabaseNumbersWork() {
-        adminConnection.sync().aclSetuser("locker", io.lettuce.core.AclSetuserArgs.Builder.on()
-                .addPassword("s3cret-pw").allKeys().allChannels().allCommands());
+        adminConnection
+                .sync()
+                .aclSetuser(
+                        "locker",
+                        io.lettuce.core.AclSetuserArgs.Builder.on()
+                                .addPassword("s3cret-pw")
+                                .allKeys()
+                                .allChannels()
+                                .allCommands());
         String uri = "redis://locker:s3cret-pw@127.0.0.1:" + server.port() + "/3";
         try (LockClient locks = LockClient.open(uri)) {
             try (LockHandle h = locks.lock("acl").acquire(Duration.ZERO)) {
@@ -195,21 +216,27 @@ class RedisBackendTest {
     void malformedUrisAndOptionsAreRejected() {
         assertThatThrownBy(() -> LockClient.open("redis://:pw-secret@127.0.0.1:notaport"))
                 .isInstanceOf(LockConfigurationException.class)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret").contains("Redis URI"));
+                .satisfies(e ->
+                        assertThat(e.getMessage()).doesNotContain("pw-secret").contains("Redis URI"));
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?timeout=soon"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'timeout'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'timeout'");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?replicas=-1"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'replicas'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'replicas'");
         assertThatThrownBy(() -> LockClient.open(server.uri() + "?databse=1"))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'databse'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'databse'");
     }
 
     @Test
     void waitingForReplicasThatDoNotExistFailsAndReleases() {
         try (LockClient locks = LockClient.open(server.uri() + "?replicas=1&replica-timeout=200ms")) {
             assertThatThrownBy(() -> locks.lock("replicated").tryAcquire())
-                    .isInstanceOf(LockBackendException.class).hasMessageContaining("0 of 1 replicas");
-            assertThat(adminConnection.sync().exists(RedisKeys.lock("replicated"))).isZero();
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("0 of 1 replicas");
+            assertThat(adminConnection.sync().exists(RedisKeys.lock("replicated")))
+                    .isZero();
         }
     }
 
@@ -250,6 +277,8 @@ class RedisBackendTest {
     }
 
     private static long subscribers(String key) {
-        return adminConnection.sync().pubsubNumsub(RedisKeys.channel(key)).values().stream().mapToLong(Long::longValue).sum();
+        return adminConnection.sync().pubsubNumsub(RedisKeys.channel(key)).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 }

@@ -39,8 +39,15 @@ class RedisChannelRightsTest {
         server = TestServers.redis();
         admin = RedisClient.create(server.uri());
         adminConnection = admin.connect();
-        adminConnection.sync().aclSetuser(USER, AclSetuserArgs.Builder.on().addPassword(PASSWORD).allKeys()
-                .allCommands().resetChannels());
+        adminConnection
+                .sync()
+                .aclSetuser(
+                        USER,
+                        AclSetuserArgs.Builder.on()
+                                .addPassword(PASSWORD)
+                                .allKeys()
+                                .allCommands()
+                                .resetChannels());
     }
 
     @AfterAll
@@ -57,9 +64,11 @@ class RedisChannelRightsTest {
             var request = RedisTestBackends.request("no-publish", "the-holder");
             long token = RedisTestBackends.grant(backend, request);
             assertThat(backend.release(RedisTestBackends.lease(request, token)))
-                    .as("[redis] release without channel rights: the release succeeds").isTrue();
+                    .as("[redis] release without channel rights: the release succeeds")
+                    .isTrue();
             assertThat(adminConnection.sync().exists(RedisKeys.lock("no-publish")))
-                    .as("[redis] release without channel rights: the lock is free").isZero();
+                    .as("[redis] release without channel rights: the lock is free")
+                    .isZero();
         }
     }
 
@@ -73,10 +82,14 @@ class RedisChannelRightsTest {
                 assertThatThrownBy(() -> signals.subscribe("refused-signals"))
                         .as("[redis] subscribing without channel rights, attempt %d: refused with the reason", attempt)
                         .isInstanceOf(LockBackendException.class)
-                        .hasMessageContaining("NOPERM").hasMessageContaining("&locksmith:*")
+                        .hasMessageContaining("NOPERM")
+                        .hasMessageContaining("&locksmith:*")
                         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(PASSWORD));
-                assertThat(channelDenials()).as("[redis] subscribing without channel rights, attempt %d: the server"
-                        + " was asked", attempt).isGreaterThan(denialsBefore);
+                assertThat(channelDenials())
+                        .as(
+                                "[redis] subscribing without channel rights, attempt %d: the server" + " was asked",
+                                attempt)
+                        .isGreaterThan(denialsBefore);
             }
         }
     }
@@ -91,7 +104,9 @@ class RedisChannelRightsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> channelDenials() > denialsBefore);
             held.close();
             LockHandle next = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(next.isHeld()).as("[redis] waiting without channel rights: the waiter holds the lock").isTrue();
+            assertThat(next.isHeld())
+                    .as("[redis] waiting without channel rights: the waiter holds the lock")
+                    .isTrue();
             next.close();
         }
     }
@@ -103,12 +118,14 @@ class RedisChannelRightsTest {
             for (int round = 0; round < 2; round++) {
                 LockHandle held = holder.lock("no-subscribe-again").acquire(Duration.ZERO);
                 long denialsBefore = channelDenials();
-                CompletableFuture<LockHandle> waiting = waiter.lock("no-subscribe-again").acquireAsync(Duration.ofSeconds(20));
+                CompletableFuture<LockHandle> waiting =
+                        waiter.lock("no-subscribe-again").acquireAsync(Duration.ofSeconds(20));
                 await().atMost(Duration.ofSeconds(10)).until(() -> channelDenials() > denialsBefore);
                 held.close();
                 LockHandle next = waiting.get(5, TimeUnit.SECONDS);
-                assertThat(next.isHeld()).as("[redis] waiting without channel rights, round %d: the waiter holds the lock",
-                        round + 1).isTrue();
+                assertThat(next.isHeld())
+                        .as("[redis] waiting without channel rights, round %d: the waiter holds the lock", round + 1)
+                        .isTrue();
                 next.close();
             }
         }

@@ -41,7 +41,8 @@ class RedisClusterContractTest extends LockContract {
 
         ClusterSubject(RedisClusterGroup cluster) {
             this.cluster = cluster;
-            this.admin = RedisClusterClient.create(RedisURI.create(cluster.masters().get(0).uri()));
+            this.admin = RedisClusterClient.create(
+                    RedisURI.create(cluster.masters().get(0).uri()));
             this.adminConnection = admin.connect();
         }
 
@@ -53,7 +54,9 @@ class RedisClusterContractTest extends LockContract {
         @Override
         public LockClient newClient(LockOptions options) {
             StallingBackend[] opened = new StallingBackend[1];
-            LockClient client = LockClient.open(cluster.uri() + "?timeout=2s", options,
+            LockClient client = LockClient.open(
+                    cluster.uri() + "?timeout=2s",
+                    options,
                     backend -> opened[0] = new StallingBackend(backend, ProxiedSubject.STALL_BOUND));
             stalls.put(client, opened[0]);
             return client;
@@ -61,8 +64,11 @@ class RedisClusterContractTest extends LockContract {
 
         @Override
         public Capabilities capabilities() {
-            return Capabilities.builder().minimumLease(Duration.ofMillis(10)).nativeWakeUp(true)
-                    .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER, Fault.DELAY_REPLIES, Fault.SECRET_URI).build();
+            return Capabilities.builder()
+                    .minimumLease(Duration.ofMillis(10))
+                    .nativeWakeUp(true)
+                    .lacks(Fault.SKEW_WALL_CLOCK, Fault.RESTART_SERVER, Fault.DELAY_REPLIES, Fault.SECRET_URI)
+                    .build();
         }
 
         @Override

@@ -51,7 +51,8 @@ class RedisClusterFaultTest {
             throws Exception {
         String name = "migrating-lock";
         TestServer from = cluster.masterOf(RedisKeys.lock(name));
-        TestServer to = cluster.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
+        TestServer to =
+                cluster.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
         try (LockClient holder = LockClient.open(cluster.uri() + "?lease=15s&renew-interval=1s&timeout=2s");
                 LockClient waiter = LockClient.open(cluster.uri() + "?timeout=2s");
                 LockClient third = LockClient.open(cluster.uri() + "?timeout=2s")) {
@@ -62,30 +63,39 @@ class RedisClusterFaultTest {
             cluster.migrateSlot(RedisKeys.lock(name), to, step -> {
                 boolean moved = step == MigrationStep.KEYS_MOVED;
                 awaitRenewal(moved ? to : from, RedisKeys.lock(name), moved, "[redis] cluster, slot " + step);
-                assertThat(held.isHeld()).as("[redis] cluster, slot %s: the holder still holds", step).isTrue();
-                assertThat(waiting).as("[redis] cluster, slot %s: the waiter is not granted a held lock", step)
+                assertThat(held.isHeld())
+                        .as("[redis] cluster, slot %s: the holder still holds", step)
+                        .isTrue();
+                assertThat(waiting)
+                        .as("[redis] cluster, slot %s: the waiter is not granted a held lock", step)
                         .isNotDone();
                 if (moved) {
                     held.close(); // its release is asked for on the target
                     try (StatefulRedisConnection<String, String> c = connect(to)) {
                         c.sync().asking();
                         assertThat(c.sync().exists(RedisKeys.lock(name)))
-                                .as("[redis] cluster, ASK window: the release removed the lock key on the target").isZero();
+                                .as("[redis] cluster, ASK window: the release removed the lock key on the target")
+                                .isZero();
                     }
-                    // the free lock's key is missing where its counter is: Redis refuses the script until the slot is assigned
+                    // the free lock's key is missing where its counter is: Redis refuses the script until the slot is
+                    // assigned
                     assertThatThrownBy(() -> third.lock(name).tryAcquire())
-                            .as("[redis] cluster, ASK window: an attempt on the free lock, as docs/backends/redis.md says")
-                            .isInstanceOf(LockBackendException.class).hasMessageContaining("TRYAGAIN");
+                            .as(
+                                    "[redis] cluster, ASK window: an attempt on the free lock, as docs/backends/redis.md says")
+                            .isInstanceOf(LockBackendException.class)
+                            .hasMessageContaining("TRYAGAIN");
                 }
             });
             // the holder's client still sends the slot's calls to the old owner, which answers MOVED
             awaitRenewal(to, RedisKeys.lock(sameSlotAs(name)), false, "[redis] cluster, slot migrated");
-            assertThat(neighbour.isHeld()).as("[redis] cluster, slot migrated: a lock held throughout is still held")
+            assertThat(neighbour.isHeld())
+                    .as("[redis] cluster, slot migrated: a lock held throughout is still held")
                     .isTrue();
             neighbour.close();
             LockHandle next = waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
             try {
-                assertThat(next.fencingToken()).as("[redis] cluster, slot migrated: the next grant's token")
+                assertThat(next.fencingToken())
+                        .as("[redis] cluster, slot migrated: the next grant's token")
                         .isGreaterThan(token);
                 try (StatefulRedisConnection<String, String> c = connect(to)) {
                     assertThat(c.sync().get(RedisKeys.fence(name)))
@@ -115,8 +125,10 @@ class RedisClusterFaultTest {
             // replication is asynchronous; that window is docs/backends/redis.md's, not this test's
             try (StatefulRedisConnection<String, String> c = connect(replica)) {
                 c.sync().readOnly();
-                await("[redis] cluster: the replica has both grants").atMost(BOUND).until(() ->
-                        c.sync().get(RedisKeys.lock(released)) != null && c.sync().get(RedisKeys.lock(kept)) != null);
+                await("[redis] cluster: the replica has both grants")
+                        .atMost(BOUND)
+                        .until(() -> c.sync().get(RedisKeys.lock(released)) != null
+                                && c.sync().get(RedisKeys.lock(kept)) != null);
             }
             TestServer promoted = cluster.failOver(old);
             try {
@@ -131,22 +143,29 @@ class RedisClusterFaultTest {
                 next.close();
 
                 awaitRenewal(promoted, RedisKeys.lock(kept), false, "[redis] cluster, master killed");
-                assertThat(second.isHeld()).as("[redis] cluster, master killed: the holder still holds").isTrue();
-                assertThat(secondWaiter).as("[redis] cluster, master killed: the waiter is not granted a held lock")
+                assertThat(second.isHeld())
+                        .as("[redis] cluster, master killed: the holder still holds")
+                        .isTrue();
+                assertThat(secondWaiter)
+                        .as("[redis] cluster, master killed: the waiter is not granted a held lock")
                         .isNotDone();
                 try (LockHandle again = holder.lock(other).acquire(BOUND)) {
-                    assertThat(again.isHeld()).as("[redis] cluster, master killed: the holder's client takes another lock"
-                            + " on the promoted replica").isTrue();
+                    assertThat(again.isHeld())
+                            .as("[redis] cluster, master killed: the holder's client takes another lock"
+                                    + " on the promoted replica")
+                            .isTrue();
                 }
                 try (LockClient fresh = LockClient.open(cluster.uri() + "?timeout=2s");
                         LockHandle again = fresh.lock(other).acquire(BOUND)) {
-                    assertThat(again.isHeld()).as("[redis] cluster, master killed: a new client (one seed down) takes it")
+                    assertThat(again.isHeld())
+                            .as("[redis] cluster, master killed: a new client (one seed down) takes it")
                             .isTrue();
                 }
                 long token = second.fencingToken();
                 second.close();
                 LockHandle after = secondWaiter.get(BOUND.toSeconds(), TimeUnit.SECONDS);
-                assertThat(after.fencingToken()).as("[redis] cluster, master killed: the waiter's token")
+                assertThat(after.fencingToken())
+                        .as("[redis] cluster, master killed: the waiter's token")
                         .isGreaterThan(token);
                 after.close();
             } finally {
@@ -160,7 +179,8 @@ class RedisClusterFaultTest {
         try (StatefulRedisConnection<String, String> c = connect(node)) {
             long before = pttl(c.sync(), key, asking);
             assertThat(before).as("%s: the lock key is on %s", what, node).isPositive();
-            await(what + ": the holder renews the lock key on " + node).atMost(BOUND)
+            await(what + ": the holder renews the lock key on " + node)
+                    .atMost(BOUND)
                     .until(() -> pttl(c.sync(), key, asking) > before);
         }
     }
@@ -191,6 +211,8 @@ class RedisClusterFaultTest {
     }
 
     private static StatefulRedisConnection<String, String> connect(TestServer node) {
-        return ADMIN.connect(RedisURI.builder(RedisURI.create(node.uri())).withTimeout(Duration.ofSeconds(5)).build());
+        return ADMIN.connect(RedisURI.builder(RedisURI.create(node.uri()))
+                .withTimeout(Duration.ofSeconds(5))
+                .build());
     }
 }

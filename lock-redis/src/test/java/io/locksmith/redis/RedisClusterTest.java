@@ -37,8 +37,8 @@ class RedisClusterTest {
 
     @Test
     void aStoppedShardFailsOnlyItsOwnLeasesAndDoesNotHoldUpTheOthersRenewal() {
-        try (RedisTestBackends.Opened opened = RedisTestBackends.open(cluster.uri(),
-                Map.of("timeout", TIMEOUT.toMillis() + "ms"))) {
+        try (RedisTestBackends.Opened opened =
+                RedisTestBackends.open(cluster.uri(), Map.of("timeout", TIMEOUT.toMillis() + "ms"))) {
             RedisBackend backend = opened.backend();
             List<HeldLease> leases = new ArrayList<>();
             TestServer stopped = cluster.masters().get(1);
@@ -48,8 +48,11 @@ class RedisClusterTest {
                 leases.add(RedisTestBackends.lease(request, RedisTestBackends.grant(backend, request)));
                 onStopped += node(leases.get(i)) == stopped ? 1 : 0;
             }
-            assertThat(onStopped).as("[redis] test set-up: several locks live on the node to stop").isGreaterThan(3);
-            assertThat(backend.renew(leases)).as("[redis] cluster renewal: every lease renews while all nodes run")
+            assertThat(onStopped)
+                    .as("[redis] test set-up: several locks live on the node to stop")
+                    .isGreaterThan(3);
+            assertThat(backend.renew(leases))
+                    .as("[redis] cluster renewal: every lease renews while all nodes run")
                     .containsOnly(RenewOutcome.RENEWED);
 
             cluster.pauseShard(stopped);
@@ -63,12 +66,17 @@ class RedisClusterTest {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
 
             for (int i = 0; i < LOCKS; i++) {
-                assertThat(outcomes.get(i)).as("[redis] cluster renewal with %s stopped: lease %s on %s",
-                        stopped, leases.get(i).key(), node(leases.get(i)))
+                assertThat(outcomes.get(i))
+                        .as(
+                                "[redis] cluster renewal with %s stopped: lease %s on %s",
+                                stopped, leases.get(i).key(), node(leases.get(i)))
                         .isEqualTo(node(leases.get(i)) == stopped ? RenewOutcome.FAILED : RenewOutcome.RENEWED);
             }
-            assertThat(took).as("[redis] cluster renewal with %s stopped: the %d slots on it time out together,"
-                    + " not one %s timeout after another", stopped, onStopped, TIMEOUT)
+            assertThat(took)
+                    .as(
+                            "[redis] cluster renewal with %s stopped: the %d slots on it time out together,"
+                                    + " not one %s timeout after another",
+                            stopped, onStopped, TIMEOUT)
                     .isLessThan(TIMEOUT.multipliedBy(3));
         }
     }
@@ -84,7 +92,8 @@ class RedisClusterTest {
                 if (untried.remove(node)) {
                     long token = RedisTestBackends.grant(backend, request);
                     assertThat(backend.release(RedisTestBackends.lease(request, token)))
-                            .as("[redis] cluster: the first grant on %s is released", node).isTrue();
+                            .as("[redis] cluster: the first grant on %s is released", node)
+                            .isTrue();
                 }
             }
         }
@@ -103,14 +112,17 @@ class RedisClusterTest {
             cluster.pauseShard(shard);
             try {
                 // time is the subject: the stopped shard's leases must run out while the others are renewed
-                await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(12))
+                await().during(Duration.ofSeconds(6))
+                        .atMost(Duration.ofSeconds(12))
                         .until(() -> healthy.stream().allMatch(LockHandle::isHeld));
-                assertThat(stopped).as("[redis] cluster with %s stopped past the lease: its handles are lost", shard)
+                assertThat(stopped)
+                        .as("[redis] cluster with %s stopped past the lease: its handles are lost", shard)
                         .noneMatch(LockHandle::isHeld);
             } finally {
                 cluster.resumeShard(shard);
             }
-            assertThat(healthy).as("[redis] cluster with %s stopped: the other shards' handles stay held", shard)
+            assertThat(healthy)
+                    .as("[redis] cluster with %s stopped: the other shards' handles stay held", shard)
                     .allMatch(LockHandle::isHeld);
             healthy.forEach(LockHandle::close);
         }
@@ -125,7 +137,9 @@ class RedisClusterTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("cluster-wake") == 1);
             held.close();
             LockHandle next = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(next.isHeld()).as("[redis] cluster: the release's publish woke the waiter").isTrue();
+            assertThat(next.isHeld())
+                    .as("[redis] cluster: the release's publish woke the waiter")
+                    .isTrue();
             next.close();
         }
     }
@@ -136,7 +150,9 @@ class RedisClusterTest {
         for (TestServer node : cluster.nodes()) {
             RedisClient any = RedisClient.create(node.uri());
             try (StatefulRedisConnection<String, String> c = any.connect()) {
-                total += c.sync().pubsubNumsub(RedisKeys.channel(key)).values().stream().mapToLong(Long::longValue).sum();
+                total += c.sync().pubsubNumsub(RedisKeys.channel(key)).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum();
             } finally {
                 any.shutdown();
             }

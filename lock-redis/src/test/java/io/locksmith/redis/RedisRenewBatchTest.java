@@ -36,7 +36,8 @@ class RedisRenewBatchTest {
         admin = client.connect();
         StatefulRedisConnection<String, String> c = client.connect();
         RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, () -> {}, true);
-        backend = new RedisBackend(bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED);
+        backend = new RedisBackend(
+                bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED);
     }
 
     @AfterEach
@@ -58,13 +59,15 @@ class RedisRenewBatchTest {
         admin.sync().pexpire(RedisKeys.lock("batch-healthy"), 5_000);
         breakSlotOf("batch-broken");
 
-        List<RenewOutcome> outcomes = backend.renew(List.of(RedisTestBackends.lease(broken, brokenToken),
-                RedisTestBackends.lease(healthy, healthyToken)));
+        List<RenewOutcome> outcomes = backend.renew(
+                List.of(RedisTestBackends.lease(broken, brokenToken), RedisTestBackends.lease(healthy, healthyToken)));
 
-        assertThat(outcomes).as("[redis] renewal per slot: the failing slot's lease fails, the other is renewed")
+        assertThat(outcomes)
+                .as("[redis] renewal per slot: the failing slot's lease fails, the other is renewed")
                 .containsExactly(RenewOutcome.FAILED, RenewOutcome.RENEWED);
         assertThat(admin.sync().pttl(RedisKeys.lock("batch-healthy")))
-                .as("[redis] renewal per slot: the healthy slot's lease was extended on the server").isGreaterThan(25_000L);
+                .as("[redis] renewal per slot: the healthy slot's lease was extended on the server")
+                .isGreaterThan(25_000L);
     }
 
     @Test
@@ -75,7 +78,8 @@ class RedisRenewBatchTest {
         assertThatThrownBy(() -> backend.renew(List.of(RedisTestBackends.lease(broken, token))))
                 .as("[redis] renewal per slot: nothing renewed is one error naming the lock")
                 .isInstanceOf(LockBackendException.class)
-                .hasMessageContaining("batch-all-broken").hasMessageContaining("WRONGTYPE");
+                .hasMessageContaining("batch-all-broken")
+                .hasMessageContaining("WRONGTYPE");
     }
 
     /** Replaces the lock key by a hash, so that every script call touching it fails on the server. */

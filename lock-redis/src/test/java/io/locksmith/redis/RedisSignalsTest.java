@@ -45,7 +45,8 @@ class RedisSignalsTest {
         RedisURI uri = RedisURI.create("redis://" + proxy.address());
         uri.setTimeout(Duration.ofSeconds(10));
         client = RedisClient.create(uri);
-        client.setOptions(RedisLockProvider.options(new RedisSettings(Duration.ofSeconds(10), 0, Duration.ofSeconds(1))));
+        client.setOptions(
+                RedisLockProvider.options(new RedisSettings(Duration.ofSeconds(10), 0, Duration.ofSeconds(1))));
         adminClient = RedisClient.create(server.uri());
         admin = adminClient.connect();
         BackendEvents events = new BackendEvents() {
@@ -95,8 +96,11 @@ class RedisSignalsTest {
                 .isEqualTo("signals-twice");
         next.close();
         await("[redis] signals: the channel is unsubscribed once its last subscription closes")
-                .atMost(Duration.ofSeconds(10)).until(() -> admin.sync().pubsubNumsub(RedisKeys.channel("signals-twice"))
-                        .values().stream().mapToLong(Long::longValue).sum() == 0);
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> admin.sync().pubsubNumsub(RedisKeys.channel("signals-twice")).values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum()
+                        == 0);
     }
 
     @Test
@@ -105,13 +109,16 @@ class RedisSignalsTest {
         proxy.delayReplies(REPLY_DELAY);
         Thread subscriber = new Thread(() -> signals.subscribe("signals-slow").close(), "slow-subscriber");
         subscriber.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> subscriber.getState() == Thread.State.TERMINATED
-                || subscriber.getState() == Thread.State.TIMED_WAITING || subscriber.getState() == Thread.State.WAITING);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> subscriber.getState() == Thread.State.TERMINATED
+                        || subscriber.getState() == Thread.State.TIMED_WAITING
+                        || subscriber.getState() == Thread.State.WAITING);
 
         long start = System.nanoTime();
         early.close();
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as("[redis] signals: closing a subscription while another SUBSCRIBE awaits its %s reply",
-                REPLY_DELAY).isLessThan(Duration.ofSeconds(1));
+        assertThat(took)
+                .as("[redis] signals: closing a subscription while another SUBSCRIBE awaits its %s reply", REPLY_DELAY)
+                .isLessThan(Duration.ofSeconds(1));
     }
 }

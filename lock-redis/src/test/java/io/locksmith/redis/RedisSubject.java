@@ -33,7 +33,9 @@ final class RedisSubject extends ProxiedSubject {
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().minimumLease(Duration.ofMillis(10)).nativeWakeUp(true)
+        return Capabilities.builder()
+                .minimumLease(Duration.ofMillis(10))
+                .nativeWakeUp(true)
                 .lacks(Fault.SKEW_WALL_CLOCK) // leases are Redis's PX: no client wall clock is read
                 // the test server keeps no data: after a restart its fence counters start again, as
                 // docs/backends/redis.md says of Redis without persistence
@@ -68,7 +70,9 @@ final class RedisSubject extends ProxiedSubject {
     @Override
     public Optional<SecretUri> secretUri() {
         String auth = "redis://default:" + SECRET + "@";
-        return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + "?timeout=2s", SECRET,
+        return Optional.of(new SecretUri(
+                auth + server().host() + ":" + server().port() + "?timeout=2s",
+                SECRET,
                 auth + unreachableAddress() + "?timeout=2s"));
     }
 

@@ -39,18 +39,22 @@ class RedisSubjectTest {
                     .as("[redis] delayReplies: the client's call waits for its delayed reply")
                     .isGreaterThanOrEqualTo(Duration.ofMillis(600));
             assertThat(timed(() -> other.lock("hook-delay-other").tryAcquire().ifPresent(LockHandle::close)))
-                    .as("[redis] delayReplies: another client is not delayed").isLessThan(Duration.ofMillis(600));
+                    .as("[redis] delayReplies: another client is not delayed")
+                    .isLessThan(Duration.ofMillis(600));
             faults.delayReplies(slow, Duration.ZERO);
             slow.lock("hook-delay-drain").tryAcquire().ifPresent(LockHandle::close); // what was held back arrives
             assertThat(timed(() -> slow.lock("hook-delay-after").tryAcquire().ifPresent(LockHandle::close)))
-                    .as("[redis] delayReplies: a zero delay ends it").isLessThan(Duration.ofMillis(600));
+                    .as("[redis] delayReplies: a zero delay ends it")
+                    .isLessThan(Duration.ofMillis(600));
         }
     }
 
     @Test
     void aRestartedServerAnswersAgainAndHasForgottenItsLocks() {
-        LockOptions options = LockOptions.builder().lease(Duration.ofSeconds(30)).build();
-        try (LockClient holder = subject.newClient(options); LockClient next = subject.newClient(options)) {
+        LockOptions options =
+                LockOptions.builder().lease(Duration.ofSeconds(30)).build();
+        try (LockClient holder = subject.newClient(options);
+                LockClient next = subject.newClient(options)) {
             LockHandle held = holder.lock("hook-restart").acquire(Duration.ZERO);
             faults.restartServer();
             LockHandle after = next.lock("hook-restart").acquire(Duration.ofSeconds(10));

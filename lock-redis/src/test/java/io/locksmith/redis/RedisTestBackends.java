@@ -50,13 +50,16 @@ final class RedisTestBackends {
      * @return the client and its backend
      */
     static Opened open(String uri, Map<String, String> options) {
-        String query = new TreeMap<>(options).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("&"));
+        String query = new TreeMap<>(options)
+                .entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("&"));
         RedisBackend[] opened = new RedisBackend[1];
-        LockClient client = LockClient.open(query.isEmpty() ? uri : uri + (uri.contains("?") ? "&" : "?") + query, LockOptions.defaults(), backend -> {
-            opened[0] = (RedisBackend) backend;
-            return backend;
-        });
+        LockClient client = LockClient.open(
+                query.isEmpty() ? uri : uri + (uri.contains("?") ? "&" : "?") + query,
+                LockOptions.defaults(),
+                backend -> {
+                    opened[0] = (RedisBackend) backend;
+                    return backend;
+                });
         return new Opened(client, opened[0]);
     }
 

@@ -51,24 +51,30 @@ class RedisUnknownOutcomeTest {
 
     @Test
     void aRetryOfTheSameWaitIsGrantedWhatItsTimedOutAttemptTook() {
-        try (LockClient locks = LockClient.open(server.uri() + "?lease=30s&timeout=500ms&backoff-min=20ms&backoff-max=200ms")) {
-            locks.lock("phantom").acquire(Duration.ZERO).close(); // the scripts are loaded: what is paused is the EVALSHA
+        try (LockClient locks =
+                LockClient.open(server.uri() + "?lease=30s&timeout=500ms&backoff-min=20ms&backoff-max=200ms")) {
+            locks.lock("phantom")
+                    .acquire(Duration.ZERO)
+                    .close(); // the scripts are loaded: what is paused is the EVALSHA
             adminConnection.sync().clientPause(PAUSE.toMillis());
             LockHandle held = locks.lock("phantom").acquire(Duration.ofSeconds(10));
             try {
                 String value = adminConnection.sync().get(RedisKeys.lock("phantom"));
-                assertThat(value).as("[redis] own grant: the waiter holds the key its timed-out attempt took")
+                assertThat(value)
+                        .as("[redis] own grant: the waiter holds the key its timed-out attempt took")
                         .startsWith(held.fencingToken() + ":");
                 assertThat(adminConnection.sync().get(RedisKeys.fence("phantom")))
                         .as("[redis] own grant: recognising it takes no new token")
                         .isEqualTo(Long.toString(held.fencingToken()));
                 assertThat(adminConnection.sync().pttl(RedisKeys.lock("phantom")))
-                        .as("[redis] own grant: its lease restarted with the retry").isGreaterThan(25_000L);
+                        .as("[redis] own grant: its lease restarted with the retry")
+                        .isGreaterThan(25_000L);
             } finally {
                 held.close();
             }
             assertThat(adminConnection.sync().exists(RedisKeys.lock("phantom")))
-                    .as("[redis] own grant: releasing the handle frees the key").isZero();
+                    .as("[redis] own grant: releasing the handle frees the key")
+                    .isZero();
         }
     }
 
@@ -79,12 +85,14 @@ class RedisUnknownOutcomeTest {
             slow.lock("phantom-once").acquire(Duration.ZERO).close(); // the scripts are loaded
             adminConnection.sync().clientPause(PAUSE.toMillis());
             assertThatThrownBy(() -> slow.lock("phantom-once").tryAcquire())
-                    .as("[redis] unanswered tryAcquire: it fails").isInstanceOf(LockBackendException.class);
+                    .as("[redis] unanswered tryAcquire: it fails")
+                    .isInstanceOf(LockBackendException.class);
             long pauseEnds = System.nanoTime() + PAUSE.toNanos();
-            LockHandle next = await().atMost(Duration.ofSeconds(10)).until(
-                    () -> other.lock("phantom-once").tryAcquire().orElse(null), h -> h != null);
+            LockHandle next = await().atMost(Duration.ofSeconds(10))
+                    .until(() -> other.lock("phantom-once").tryAcquire().orElse(null), h -> h != null);
             assertThat(Duration.ofNanos(System.nanoTime() - pauseEnds))
-                    .as("[redis] unanswered tryAcquire: the attempt that ran after all was abandoned, not held for its 30 s lease")
+                    .as(
+                            "[redis] unanswered tryAcquire: the attempt that ran after all was abandoned, not held for its 30 s lease")
                     .isLessThan(Duration.ofSeconds(10));
             next.close();
         }
@@ -110,15 +118,19 @@ class RedisUnknownOutcomeTest {
 
             adminConnection.sync().clientPause(PAUSE.toMillis());
             assertThatThrownBy(() -> backend.tryAcquire(attempt)).isInstanceOf(LockBackendException.class);
-            await().atMost(Duration.ofSeconds(10)).until(() -> adminConnection.sync().get(RedisKeys.lock("abandoned")) != null);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().get(RedisKeys.lock("abandoned")) != null);
             assertThat(adminConnection.sync().get(RedisKeys.lock("abandoned")))
-                    .as("[redis] abandon: the timed-out attempt took the key after all").endsWith(":" + attempt.owner());
+                    .as("[redis] abandon: the timed-out attempt took the key after all")
+                    .endsWith(":" + attempt.owner());
 
             backend.abandon(attempt);
             assertThat(adminConnection.sync().exists(RedisKeys.lock("abandoned")))
-                    .as("[redis] abandon: the key the given-up attempt took is removed").isZero();
+                    .as("[redis] abandon: the key the given-up attempt took is removed")
+                    .isZero();
             assertThat(published.await(10, TimeUnit.SECONDS))
-                    .as("[redis] abandon: waiters are told the lock is free").isTrue();
+                    .as("[redis] abandon: waiters are told the lock is free")
+                    .isTrue();
         }
     }
 

@@ -26,25 +26,42 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RedisUrisTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis://cache", "redis://cache:6380", "redis://cache:6380/3", "redis://bare-secret@cache",
-            "redis://:colon-secret@cache:6380/1", "redis://acl-user:acl%40secret@cache", "rediss://user:pw@cache:6390",
-            "redis://[::1]:6380/2", "redis://user-only:@cache/", "redis-sentinel://s1,s2:26380,s3:26381/4#mymaster",
-            "redis-sentinel://sentinel-secret@s1:26379#group", "rediss-sentinel://user:pw@s1,s2#group"})
+    @ValueSource(
+            strings = {
+                "redis://cache",
+                "redis://cache:6380",
+                "redis://cache:6380/3",
+                "redis://bare-secret@cache",
+                "redis://:colon-secret@cache:6380/1",
+                "redis://acl-user:acl%40secret@cache",
+                "rediss://user:pw@cache:6390",
+                "redis://[::1]:6380/2",
+                "redis://user-only:@cache/",
+                "redis-sentinel://s1,s2:26380,s3:26381/4#mymaster",
+                "redis-sentinel://sentinel-secret@s1:26379#group",
+                "rediss-sentinel://user:pw@s1,s2#group"
+            })
     void aServerOrSentinelUriMeansWhatLettuceMadeOfIt(String location) {
         RedisURI ours = RedisUris.standalone(context(location, Map.of()), RedisSettings.DEFAULTS);
         RedisURI lettuces = RedisURI.create(location);
-        assertThat(describe(ours)).as("[redis] URI %s: host, port, database, TLS, credentials, sentinels and master"
-                + " as Lettuce's own parser gives them", location).isEqualTo(describe(lettuces));
+        assertThat(describe(ours))
+                .as(
+                        "[redis] URI %s: host, port, database, TLS, credentials, sentinels and master"
+                                + " as Lettuce's own parser gives them",
+                        location)
+                .isEqualTo(describe(lettuces));
     }
 
     @Test
     void aClusterUriGivesOneSeedPerHostEachWithTheCredentialsAndTimeout() {
-        List<RedisURI> seeds = RedisUris.cluster(context("rediss-cluster://app:s%3Acret@n1:7000,n2,[::1]:7002",
-                Map.of("timeout", "2s")), new RedisSettings(Duration.ofSeconds(2), 0, Duration.ofSeconds(1)));
+        List<RedisURI> seeds = RedisUris.cluster(
+                context("rediss-cluster://app:s%3Acret@n1:7000,n2,[::1]:7002", Map.of("timeout", "2s")),
+                new RedisSettings(Duration.ofSeconds(2), 0, Duration.ofSeconds(1)));
         assertThat(seeds.stream().map(s -> s.getHost() + " " + s.getPort()).toList())
                 .as("[redis] cluster URI: one seed per host, 6379 where none is given")
                 .containsExactly("n1 7000", "n2 6379", "::1 7002");
-        assertThat(seeds).as("[redis] cluster URI: every seed has the user, the decoded password, TLS and the timeout")
+        assertThat(seeds)
+                .as("[redis] cluster URI: every seed has the user, the decoded password, TLS and the timeout")
                 .allSatisfy(s -> {
                     assertThat(credentials(s)).isEqualTo("app/s:cret");
                     assertThat(s.isSsl()).isTrue();
@@ -54,28 +71,48 @@ class RedisUrisTest {
 
     @Test
     void optionsOverrideTheUriAndAreChecked() {
-        RedisURI uri = RedisUris.standalone(context("redis-sentinel://s1/2#from-fragment",
-                Map.of("database", "5", "sentinelMasterId", "from-option", "clientName", "app-1", "verifyPeer", "false")),
+        RedisURI uri = RedisUris.standalone(
+                context(
+                        "redis-sentinel://s1/2#from-fragment",
+                        Map.of(
+                                "database",
+                                "5",
+                                "sentinelMasterId",
+                                "from-option",
+                                "clientName",
+                                "app-1",
+                                "verifyPeer",
+                                "false")),
                 RedisSettings.DEFAULTS);
-        assertThat(uri.getDatabase()).as("[redis] option database: overrides the path").isEqualTo(5);
-        assertThat(uri.getSentinelMasterId()).as("[redis] option sentinelMasterId: overrides the fragment")
+        assertThat(uri.getDatabase())
+                .as("[redis] option database: overrides the path")
+                .isEqualTo(5);
+        assertThat(uri.getSentinelMasterId())
+                .as("[redis] option sentinelMasterId: overrides the fragment")
                 .isEqualTo("from-option");
         assertThat(uri.getClientName()).as("[redis] option clientName").isEqualTo("app-1");
         assertThat(uri.isVerifyPeer()).as("[redis] option verifyPeer=false").isFalse();
-        assertThatThrownBy(() -> RedisUris.standalone(context("rediss://:pw-secret@cache", Map.of("verifyPeer", "no")),
-                RedisSettings.DEFAULTS))
+        assertThatThrownBy(() -> RedisUris.standalone(
+                        context("rediss://:pw-secret@cache", Map.of("verifyPeer", "no")), RedisSettings.DEFAULTS))
                 .as("[redis] option verifyPeer: anything but true or false is refused, not read as false")
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'verifyPeer'")
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'verifyPeer'")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
     }
 
     @Test
     void malformedUrisAreRefusedNamingTheUriWithoutItsPassword() {
-        for (String location : List.of("redis://:pw-secret@cache:notaport", "redis://:pw-secret@cache/not-a-number",
-                "redis://:pw-secret@cache1,cache2", "redis-sentinel://:pw-secret@s1,s2", "redis://:pw-secret@/0")) {
+        for (String location : List.of(
+                "redis://:pw-secret@cache:notaport",
+                "redis://:pw-secret@cache/not-a-number",
+                "redis://:pw-secret@cache1,cache2",
+                "redis-sentinel://:pw-secret@s1,s2",
+                "redis://:pw-secret@/0")) {
             assertThatThrownBy(() -> RedisUris.standalone(context(location, Map.of()), RedisSettings.DEFAULTS))
-                    .as("[redis] malformed URI %s", location).isInstanceOf(LockConfigurationException.class)
-                    .hasMessageContaining("Redis URI").hasMessageContaining(":****@")
+                    .as("[redis] malformed URI %s", location)
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("Redis URI")
+                    .hasMessageContaining(":****@")
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-secret"));
         }
     }
@@ -85,12 +122,15 @@ class RedisUrisTest {
         String host = uri.getHost() == null ? null : uri.getHost().replaceAll("^\\[(.*)]$", "$1");
         return "host=" + host + " port=" + uri.getPort() + " database=" + uri.getDatabase() + " ssl="
                 + uri.isSsl() + " credentials=" + credentials(uri) + " master=" + uri.getSentinelMasterId()
-                + " sentinels=" + uri.getSentinels().stream().map(s -> s.getHost() + ":" + s.getPort() + "/"
-                        + credentials(s) + "/" + s.isSsl()).collect(Collectors.joining(","));
+                + " sentinels="
+                + uri.getSentinels().stream()
+                        .map(s -> s.getHost() + ":" + s.getPort() + "/" + credentials(s) + "/" + s.isSsl())
+                        .collect(Collectors.joining(","));
     }
 
     private static String credentials(RedisURI uri) {
-        RedisCredentials c = uri.getCredentialsProvider() == null ? null
+        RedisCredentials c = uri.getCredentialsProvider() == null
+                ? null
                 : uri.getCredentialsProvider().resolveCredentials().block();
         if (c == null || (!c.hasUsername() && !c.hasPassword())) {
             return "none";
@@ -99,8 +139,12 @@ class RedisUrisTest {
     }
 
     private static BackendContext context(String location, Map<String, String> options) {
-        return BackendContext.builder(location.substring(0, location.indexOf(':')), location).options(options)
-                .events(RedisTestBackends.IGNORED).scheduler(NO_SCHEDULER).heldLeases(NO_LEASES).build();
+        return BackendContext.builder(location.substring(0, location.indexOf(':')), location)
+                .options(options)
+                .events(RedisTestBackends.IGNORED)
+                .scheduler(NO_SCHEDULER)
+                .heldLeases(NO_LEASES)
+                .build();
     }
 
     private static final BackendScheduler NO_SCHEDULER = new BackendScheduler() {

@@ -50,7 +50,8 @@ final class JobLock extends AbstractSimpleLock {
      */
     static Optional<SimpleLock> taken(LockHandle handle, LockConfiguration configuration, long startNanos) {
         Duration lockAtMostFor = configuration.getLockAtMostFor();
-        long shortNanos = lockAtMostFor.toNanos() - handle.remainingLease().toNanos() - (System.nanoTime() - startNanos);
+        long shortNanos =
+                lockAtMostFor.toNanos() - handle.remainingLease().toNanos() - (System.nanoTime() - startNanos);
         if (shortNanos > 0) {
             try {
                 handle.extend(lockAtMostFor);

@@ -38,7 +38,9 @@ final class Leases {
     /** @return the backend's refusal of {@code lockAtMostFor} as a lease, told in ShedLock's terms */
     static LockConfigurationException refused(LockConfiguration job, LockConfigurationException e) {
         Duration lease = job.getLockAtMostFor();
-        return new LockConfigurationException("lockAtMostFor of lock '" + job.getName() + "' ("
-                + Durations.format(lease) + ") cannot be its lease: " + e.getMessage() + "; " + MORE, e);
+        return new LockConfigurationException(
+                "lockAtMostFor of lock '" + job.getName() + "' (" + Durations.format(lease) + ") cannot be its lease: "
+                        + e.getMessage() + "; " + MORE,
+                e);
     }
 }

@@ -77,7 +77,8 @@ public final class LocksmithLockProvider implements ExtensibleLockProvider {
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
         Objects.requireNonNull(configuration, "configuration");
         long start = System.nanoTime();
-        DistributedLock lock = Leases.forJob(client.lock(configuration.getName()).withAutoRenew(false), configuration);
+        DistributedLock lock =
+                Leases.forJob(client.lock(configuration.getName()).withAutoRenew(false), configuration);
         return lock.tryAcquire().flatMap(handle -> JobLock.taken(handle, configuration, start));
     }
 

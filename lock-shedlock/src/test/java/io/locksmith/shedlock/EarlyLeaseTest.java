@@ -36,7 +36,8 @@ class EarlyLeaseTest {
             SimpleLock lock = new LocksmithLockProvider(client).lock(config()).orElseThrow();
             assertThat(renewals).as("one extend of the early-counted lease").hasValue(1);
             assertThat(LocksmithLockProvider.currentLock().orElseThrow().remainingLease())
-                    .as("the lease counted from the extend").isGreaterThan(LOCK_AT_MOST_FOR.minusSeconds(2));
+                    .as("the lease counted from the extend")
+                    .isGreaterThan(LOCK_AT_MOST_FOR.minusSeconds(2));
             lock.unlock();
         }
     }
@@ -45,7 +46,9 @@ class EarlyLeaseTest {
     void aLeaseCountedFromTheAttemptCostsNoExtend() {
         try (LockClient client = LockClient.open("memory:", LockOptions.defaults(), Counted::new)) {
             SimpleLock lock = new LocksmithLockProvider(client).lock(config()).orElseThrow();
-            assertThat(renewals).as("no extend of a lease counted from the attempt").hasValue(0);
+            assertThat(renewals)
+                    .as("no extend of a lease counted from the attempt")
+                    .hasValue(0);
             lock.unlock();
         }
     }
@@ -77,7 +80,8 @@ class EarlyLeaseTest {
         public AcquireResult tryAcquire(AcquireRequest request) {
             AcquireResult result = super.tryAcquire(request);
             return result instanceof Grant grant
-                    ? grant.confirmedAt(System.nanoTime() - Duration.ofSeconds(3).toNanos())
+                    ? grant.confirmedAt(
+                            System.nanoTime() - Duration.ofSeconds(3).toNanos())
                     : result;
         }
     }

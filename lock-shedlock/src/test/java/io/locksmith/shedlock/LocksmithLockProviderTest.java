@@ -35,37 +35,55 @@ class LocksmithLockProviderTest {
     void aLockAtMostForTheBackendCannotKeepIsRefusedNamingItTheBoundsAndWhereToRead() {
         assertThatThrownBy(() -> provider.lock(config("report", Duration.ofNanos(500_000))))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessage("lockAtMostFor of lock 'report' (0.0005s) cannot be its lease: a lease of 0.0005s is outside what "
-                        + client.backend() + " can keep (1ms to 8760h); see docs/shedlock.md, \"Lease bounds\"");
+                .hasMessage(
+                        "lockAtMostFor of lock 'report' (0.0005s) cannot be its lease: a lease of 0.0005s is outside what "
+                                + client.backend()
+                                + " can keep (1ms to 8760h); see docs/shedlock.md, \"Lease bounds\"");
     }
 
     @Test
     void anExtensionToAZeroLockAtMostForIsRefusedAndTheLockStaysValid() {
-        SimpleLock lock = provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
-        assertThatThrownBy(() -> lock.extend(Duration.ZERO, Duration.ZERO)).isInstanceOf(LockConfigurationException.class);
-        assertThat(provider.lock(config("report", Duration.ofSeconds(10)))).as("the lock must still be held").isEmpty();
+        SimpleLock lock =
+                provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
+        assertThatThrownBy(() -> lock.extend(Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(LockConfigurationException.class);
+        assertThat(provider.lock(config("report", Duration.ofSeconds(10))))
+                .as("the lock must still be held")
+                .isEmpty();
         lock.unlock();
-        SimpleLock again = provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
+        SimpleLock again =
+                provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
         again.unlock();
     }
 
     @Test
     void nestedJobsSeeTheInnermostTokenAndTheOuterOneAgainAfterIt() {
-        SimpleLock outer = provider.lock(config("outer", Duration.ofSeconds(10))).orElseThrow();
+        SimpleLock outer =
+                provider.lock(config("outer", Duration.ofSeconds(10))).orElseThrow();
         long outerToken = LocksmithLockProvider.currentToken().orElseThrow();
-        SimpleLock inner = provider.lock(config("inner", Duration.ofSeconds(10))).orElseThrow();
-        assertThat(LocksmithLockProvider.currentLock().orElseThrow().name()).as("the innermost job's lock").isEqualTo("inner");
+        SimpleLock inner =
+                provider.lock(config("inner", Duration.ofSeconds(10))).orElseThrow();
+        assertThat(LocksmithLockProvider.currentLock().orElseThrow().name())
+                .as("the innermost job's lock")
+                .isEqualTo("inner");
         inner.unlock();
-        assertThat(LocksmithLockProvider.currentToken()).as("the outer job's token after the inner job").hasValue(outerToken);
+        assertThat(LocksmithLockProvider.currentToken())
+                .as("the outer job's token after the inner job")
+                .hasValue(outerToken);
         outer.unlock();
-        assertThat(LocksmithLockProvider.currentLock()).as("no lock once every job ended").isEmpty();
+        assertThat(LocksmithLockProvider.currentLock())
+                .as("no lock once every job ended")
+                .isEmpty();
     }
 
     @Test
     void anotherThreadSeesNoLockOfTheJob() {
-        SimpleLock lock = provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
-        assertThat(CompletableFuture.supplyAsync(LocksmithLockProvider::currentToken).join())
-                .as("a thread that runs no job sees no token").isEmpty();
+        SimpleLock lock =
+                provider.lock(config("report", Duration.ofSeconds(10))).orElseThrow();
+        assertThat(CompletableFuture.supplyAsync(LocksmithLockProvider::currentToken)
+                        .join())
+                .as("a thread that runs no job sees no token")
+                .isEmpty();
         lock.unlock();
     }
 

@@ -20,8 +20,11 @@ class ShedLockDocsExampleTest {
         List<Long> report = new ArrayList<>();
         try (LockClient locks = LockClient.open("memory:")) {
             LockingTaskExecutor executor = new DefaultLockingTaskExecutor(new LocksmithLockProvider(locks));
-            executor.executeWithLock((Runnable) () -> report.add(LocksmithLockProvider.currentToken().orElseThrow()),
-                    new LockConfiguration(Instant.now(), "nightly-report", Duration.ofMinutes(10), Duration.ofSeconds(30)));
+            executor.executeWithLock(
+                    (Runnable) () ->
+                            report.add(LocksmithLockProvider.currentToken().orElseThrow()),
+                    new LockConfiguration(
+                            Instant.now(), "nightly-report", Duration.ofMinutes(10), Duration.ofSeconds(30)));
         }
         assertThat(report).as("the job ran once, with its lock's token").hasSize(1);
     }

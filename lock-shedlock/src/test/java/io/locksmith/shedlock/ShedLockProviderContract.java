@@ -55,6 +55,7 @@ abstract class ShedLockProviderContract {
     LocksmithLockProvider instanceA;
     /** The other instance, whose attempts say whether the lock is held. */
     LocksmithLockProvider instanceB;
+
     private String name;
 
     /** @return a name for failure messages, such as {@code redis} */
@@ -106,7 +107,8 @@ abstract class ShedLockProviderContract {
     @Test
     void required_locksOfDifferentNamesAreIndependent() {
         SimpleLock first = lock(config(LONG, Duration.ZERO));
-        Optional<SimpleLock> other = instanceB.lock(new LockConfiguration(Instant.now(), name + "-other", LONG, Duration.ZERO));
+        Optional<SimpleLock> other =
+                instanceB.lock(new LockConfiguration(Instant.now(), name + "-other", LONG, Duration.ZERO));
         check(other.isPresent(), "a lock of another name must be granted while the first is held");
         other.get().unlock();
         first.unlock();
@@ -116,7 +118,9 @@ abstract class ShedLockProviderContract {
     void required_aLockCanBeTakenAgainRightAfterUnlock() {
         for (int i = 0; i < 10; i++) {
             SimpleLock lock = lock(config(LONG, Duration.ZERO));
-            check(instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(), "round " + i + ": the held lock must be refused");
+            check(
+                    instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(),
+                    "round " + i + ": the held lock must be refused");
             lock.unlock();
         }
     }
@@ -126,13 +130,20 @@ abstract class ShedLockProviderContract {
         long start = System.nanoTime();
         SimpleLock lock = lock(config(shortLease(), Duration.ZERO));
         LockHandle handle = LocksmithLockProvider.currentLock().orElseThrow();
-        SimpleLock next = eventuallyLocked(instanceB, shortLease().plus(MARGIN),
+        SimpleLock next = eventuallyLocked(
+                instanceB,
+                shortLease().plus(MARGIN),
                 "another instance must get the lock once lockAtMostFor has passed");
-        check(Duration.ofNanos(System.nanoTime() - start).compareTo(shortLease()) >= 0,
+        check(
+                Duration.ofNanos(System.nanoTime() - start).compareTo(shortLease()) >= 0,
                 "the lock must not be granted again before lockAtMostFor");
-        check(awaitLoss(handle) == LossReason.LEASE_EXPIRED, "the job's handle must report the lease's expiry as its loss");
+        check(
+                awaitLoss(handle) == LossReason.LEASE_EXPIRED,
+                "the job's handle must report the lease's expiry as its loss");
         lock.unlock();
-        check(instanceA.lock(config(LONG, Duration.ZERO)).isEmpty(), "unlocking an expired lock must leave the next owner's lock");
+        check(
+                instanceA.lock(config(LONG, Duration.ZERO)).isEmpty(),
+                "unlocking an expired lock must leave the next owner's lock");
         next.unlock();
     }
 
@@ -140,11 +151,18 @@ abstract class ShedLockProviderContract {
     void required_unlockKeepsTheLockUntilLockAtLeastForHasPassed() {
         long start = System.nanoTime();
         lock(config(LONG, AT_LEAST)).unlock();
-        check(instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(), "an unlocked lock must stay held until lockAtLeastFor");
-        SimpleLock next = eventuallyLocked(instanceB, AT_LEAST.plus(MARGIN), "the lock must be freed once lockAtLeastFor has passed");
+        check(
+                instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(),
+                "an unlocked lock must stay held until lockAtLeastFor");
+        SimpleLock next = eventuallyLocked(
+                instanceB, AT_LEAST.plus(MARGIN), "the lock must be freed once lockAtLeastFor has passed");
         Duration freedAfter = Duration.ofNanos(System.nanoTime() - start);
-        check(freedAfter.compareTo(AT_LEAST) >= 0, "the lock must not be freed before lockAtLeastFor, was after " + freedAfter);
-        check(freedAfter.compareTo(LONG) < 0, "the lock must be freed at lockAtLeastFor, not when its lease of lockAtMostFor ends");
+        check(
+                freedAfter.compareTo(AT_LEAST) >= 0,
+                "the lock must not be freed before lockAtLeastFor, was after " + freedAfter);
+        check(
+                freedAfter.compareTo(LONG) < 0,
+                "the lock must be freed at lockAtLeastFor, not when its lease of lockAtMostFor ends");
         next.unlock();
     }
 
@@ -153,7 +171,9 @@ abstract class ShedLockProviderContract {
         SimpleLock lock = lock(config(shortLease(), Duration.ZERO));
         Optional<SimpleLock> extended = lock.extend(LONG, Duration.ZERO);
         check(extended.isPresent(), "a held lock must be extended");
-        throughout(shortLease().multipliedBy(2), () -> instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(),
+        throughout(
+                shortLease().multipliedBy(2),
+                () -> instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(),
                 "an extended lock must stay held past the first lockAtMostFor");
         extended.get().unlock();
         assertFree("unlocking the extended lock must free it");
@@ -172,7 +192,8 @@ abstract class ShedLockProviderContract {
     void required_extendAfterUnlockThrows() {
         SimpleLock lock = lock(config(LONG, Duration.ZERO));
         lock.unlock();
-        assertThatThrownBy(() -> lock.extend(LONG, Duration.ZERO)).as(rule("an unlocked lock must not be extended"))
+        assertThatThrownBy(() -> lock.extend(LONG, Duration.ZERO))
+                .as(rule("an unlocked lock must not be extended"))
                 .isInstanceOf(IllegalStateException.class);
         assertFree("an extension refused after unlock must leave the lock free");
     }
@@ -181,9 +202,11 @@ abstract class ShedLockProviderContract {
     void required_anExtendedLockIsReplacedByItsExtension() {
         SimpleLock lock = lock(config(LONG, Duration.ZERO));
         SimpleLock extended = lock.extend(LONG, Duration.ZERO).orElseThrow();
-        assertThatThrownBy(lock::unlock).as(rule("the lock that was extended must not be unlocked"))
+        assertThatThrownBy(lock::unlock)
+                .as(rule("the lock that was extended must not be unlocked"))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> lock.extend(LONG, Duration.ZERO)).as(rule("the lock that was extended must not be extended again"))
+        assertThatThrownBy(() -> lock.extend(LONG, Duration.ZERO))
+                .as(rule("the lock that was extended must not be extended again"))
                 .isInstanceOf(IllegalStateException.class);
         check(instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(), "the extension must hold the lock");
         extended.unlock();
@@ -195,8 +218,11 @@ abstract class ShedLockProviderContract {
         SimpleLock lock = lock(config(LONG, Duration.ZERO));
         SimpleLock extended = lock.extend(LONG, AT_LEAST).orElseThrow();
         extended.unlock();
-        check(instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(), "an extension's lockAtLeastFor must keep the lock after unlock");
-        eventuallyLocked(instanceB, AT_LEAST.plus(MARGIN), "the extension's lockAtLeastFor must end").unlock();
+        check(
+                instanceB.lock(config(LONG, Duration.ZERO)).isEmpty(),
+                "an extension's lockAtLeastFor must keep the lock after unlock");
+        eventuallyLocked(instanceB, AT_LEAST.plus(MARGIN), "the extension's lockAtLeastFor must end")
+                .unlock();
     }
 
     @Test
@@ -215,23 +241,38 @@ abstract class ShedLockProviderContract {
         DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(instanceA);
         AtomicLong first = new AtomicLong();
         AtomicLong second = new AtomicLong();
-        executor.executeWithLock((Runnable) () -> first.set(LocksmithLockProvider.currentToken().orElseThrow()), config(LONG, Duration.ZERO));
-        executor.executeWithLock((Runnable) () -> second.set(LocksmithLockProvider.currentToken().orElseThrow()), config(LONG, Duration.ZERO));
+        executor.executeWithLock(
+                (Runnable) () -> first.set(LocksmithLockProvider.currentToken().orElseThrow()),
+                config(LONG, Duration.ZERO));
+        executor.executeWithLock(
+                (Runnable) () -> second.set(LocksmithLockProvider.currentToken().orElseThrow()),
+                config(LONG, Duration.ZERO));
         check(second.get() > first.get(), "a later grant's token must be greater: " + first + " then " + second);
-        check(LocksmithLockProvider.currentToken().equals(OptionalLong.empty()), "no token must be seen once the job ended");
+        check(
+                LocksmithLockProvider.currentToken().equals(OptionalLong.empty()),
+                "no token must be seen once the job ended");
     }
 
     @Test
     void required_aScheduledJobRunsOnOneInstanceAndCanExtendItsLock() {
         AtomicInteger runs = new AtomicInteger();
         AtomicBoolean otherRan = new AtomicBoolean();
-        new DefaultLockingTaskExecutor(instanceA).executeWithLock((Runnable) () -> {
-            runs.incrementAndGet();
-            LockExtender.extendActiveLock(LONG, Duration.ZERO);
-            check(LocksmithLockProvider.currentLock().orElseThrow().isHeld(), "the job's lock must be held after LockExtender");
-            CompletableFuture.runAsync(() -> new DefaultLockingTaskExecutor(instanceB)
-                    .executeWithLock((Runnable) () -> otherRan.set(true), config(LONG, Duration.ZERO))).join();
-        }, config(shortLease(), Duration.ZERO));
+        new DefaultLockingTaskExecutor(instanceA)
+                .executeWithLock(
+                        (Runnable) () -> {
+                            runs.incrementAndGet();
+                            LockExtender.extendActiveLock(LONG, Duration.ZERO);
+                            check(
+                                    LocksmithLockProvider.currentLock()
+                                            .orElseThrow()
+                                            .isHeld(),
+                                    "the job's lock must be held after LockExtender");
+                            CompletableFuture.runAsync(() -> new DefaultLockingTaskExecutor(instanceB)
+                                            .executeWithLock(
+                                                    (Runnable) () -> otherRan.set(true), config(LONG, Duration.ZERO)))
+                                    .join();
+                        },
+                        config(shortLease(), Duration.ZERO));
         check(runs.get() == 1 && !otherRan.get(), "the job must run on the instance that holds its lock only");
         assertFree("the job's lock must be free once it ended");
     }
@@ -250,21 +291,29 @@ abstract class ShedLockProviderContract {
 
     private SimpleLock eventuallyLocked(LocksmithLockProvider instance, Duration within, String rule) {
         SimpleLock[] got = new SimpleLock[1];
-        await().alias(rule(rule)).atMost(within).pollInterval(Duration.ofMillis(50)).until(() -> {
-            got[0] = instance.lock(config(LONG, Duration.ZERO)).orElse(null);
-            return got[0] != null;
-        });
+        await().alias(rule(rule))
+                .atMost(within)
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    got[0] = instance.lock(config(LONG, Duration.ZERO)).orElse(null);
+                    return got[0] != null;
+                });
         return got[0];
     }
 
     private void throughout(Duration period, BooleanSupplier condition, String rule) {
-        await().alias(rule(rule)).during(period).atMost(period.plus(MARGIN)).pollInterval(Duration.ofMillis(100))
+        await().alias(rule(rule))
+                .during(period)
+                .atMost(period.plus(MARGIN))
+                .pollInterval(Duration.ofMillis(100))
                 .until(condition::getAsBoolean);
     }
 
     private LossReason awaitLoss(LockHandle handle) {
         try {
-            return handle.whenLost().toCompletableFuture().get(shortLease().plus(MARGIN).toMillis(), TimeUnit.MILLISECONDS);
+            return handle.whenLost()
+                    .toCompletableFuture()
+                    .get(shortLease().plus(MARGIN).toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new AssertionError(rule("a lock past its lockAtMostFor must be reported lost"), e);
         }

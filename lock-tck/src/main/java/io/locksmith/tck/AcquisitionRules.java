@@ -47,7 +47,8 @@ interface AcquisitionRules extends Rules {
         LockClient client = c.client();
         String name = c.name("reentry");
         try (LockHandle held = client.lock(name).acquire(Duration.ZERO)) {
-            c.check(client.lock(name).tryAcquire().isEmpty(),
+            c.check(
+                    client.lock(name).tryAcquire().isEmpty(),
                     "a second acquire of a held lock by the same client and thread must not be granted");
             c.check(held.isHeld(), "the first handle must still hold the lock");
         }
@@ -60,13 +61,16 @@ interface AcquisitionRules extends Rules {
         Duration wait = Duration.ofMillis(400);
         try (LockHandle held = c.client().lock(name).acquire(Duration.ZERO)) {
             long start = System.nanoTime();
-            LockTimeoutException e = c.expectThrows(LockTimeoutException.class,
-                    () -> c.client().lock(name).acquire(wait), "acquire on a held lock must time out");
+            LockTimeoutException e = c.expectThrows(
+                    LockTimeoutException.class,
+                    () -> c.client().lock(name).acquire(wait),
+                    "acquire on a held lock must time out");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             c.check(tookMillis >= wait.toMillis() - 20, "acquire gave up early, after " + tookMillis + " ms");
             c.check(tookMillis <= wait.plus(c.margin()).toMillis(), "acquire hung for " + tookMillis + " ms");
             c.check(e.getMessage().contains(name), "the timeout must name the lock: " + e.getMessage());
-            c.check(c.client().lock(name).tryAcquire(Duration.ofMillis(50)).isEmpty(),
+            c.check(
+                    c.client().lock(name).tryAcquire(Duration.ofMillis(50)).isEmpty(),
                     "tryAcquire(wait) must return empty when the lock stays held");
             c.check(held.isHeld(), "the holder must still hold the lock");
         }
@@ -100,8 +104,10 @@ interface AcquisitionRules extends Rules {
         held.close();
         LockHandle next = c.complete(waiter, Duration.ofSeconds(30), "the waiter must get the lock once it is freed");
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released);
-        c.check(tookMillis < 5_000, "with a 60 s back-off, the waiter must be woken by the release signal;"
-                + " it took " + tookMillis + " ms");
+        c.check(
+                tookMillis < 5_000,
+                "with a 60 s back-off, the waiter must be woken by the release signal;" + " it took " + tookMillis
+                        + " ms");
         next.close();
     }
 
@@ -124,7 +130,9 @@ interface AcquisitionRules extends Rules {
             c.passTimeUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
         }
         held.close();
-        c.complete(CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)), Duration.ofMinutes(1),
+        c.complete(
+                CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)),
+                Duration.ofMinutes(1),
                 "every waiter must get the lock in turn");
         c.check(order.equals(List.of(0, 1, 2, 3)), "waiters must be granted in arrival order, were " + order);
     }

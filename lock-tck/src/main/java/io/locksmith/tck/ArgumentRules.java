@@ -16,7 +16,9 @@ interface ArgumentRules extends Rules {
         LockClient client = c.client();
         c.expectThrows(NullPointerException.class, () -> client.lock(null), "a null name must be rejected");
         c.expectThrows(IllegalArgumentException.class, () -> client.lock(""), "an empty name must be rejected");
-        c.expectThrows(IllegalArgumentException.class, () -> client.lock("x".repeat(1025)),
+        c.expectThrows(
+                IllegalArgumentException.class,
+                () -> client.lock("x".repeat(1025)),
                 "a name of 1,025 characters must be rejected");
     }
 
@@ -25,12 +27,19 @@ interface ArgumentRules extends Rules {
         LockContract c = contract();
         DistributedLock lock = c.client().lock(c.name("durations"));
         c.expectThrows(NullPointerException.class, () -> lock.acquire(null), "a null wait must be rejected");
-        c.expectThrows(IllegalArgumentException.class, () -> lock.acquire(Duration.ofSeconds(-1)),
+        c.expectThrows(
+                IllegalArgumentException.class,
+                () -> lock.acquire(Duration.ofSeconds(-1)),
                 "a negative wait must be rejected");
-        c.expectThrows(IllegalArgumentException.class, () -> lock.acquireAsync(Duration.ofSeconds(-1)),
+        c.expectThrows(
+                IllegalArgumentException.class,
+                () -> lock.acquireAsync(Duration.ofSeconds(-1)),
                 "a negative wait must be rejected by acquireAsync");
-        c.expectThrows(IllegalArgumentException.class, () -> lock.withLease(Duration.ZERO), "a zero lease must be rejected");
-        c.expectThrows(IllegalArgumentException.class, () -> lock.withLease(Duration.ofSeconds(-5)),
+        c.expectThrows(
+                IllegalArgumentException.class, () -> lock.withLease(Duration.ZERO), "a zero lease must be rejected");
+        c.expectThrows(
+                IllegalArgumentException.class,
+                () -> lock.withLease(Duration.ofSeconds(-5)),
                 "a negative lease must be rejected");
     }
 
@@ -40,11 +49,15 @@ interface ArgumentRules extends Rules {
         Duration tooShort = c.caps().minimumLease().dividedBy(2);
         DistributedLock lock = c.client().lock(c.name("lease"));
         if (!tooShort.isZero()) {
-            LockException e = c.expectThrows(LockConfigurationException.class, () -> lock.withLease(tooShort),
+            LockException e = c.expectThrows(
+                    LockConfigurationException.class,
+                    () -> lock.withLease(tooShort),
                     "a lease shorter than the provider's minimum must be rejected");
             c.check(e.getMessage() != null && !e.getMessage().isBlank(), "the rejection must say why");
         }
-        c.expectThrows(LockConfigurationException.class, () -> lock.withLease(Duration.ofDays(10_000)),
+        c.expectThrows(
+                LockConfigurationException.class,
+                () -> lock.withLease(Duration.ofDays(10_000)),
                 "a lease of 10,000 days must be rejected");
     }
 }

@@ -15,7 +15,9 @@ interface AsyncRules extends Rules {
     @Test
     default void required_acquireAsyncCompletes() throws Exception {
         LockContract c = contract();
-        LockHandle h = c.complete(c.client().lock(c.name("async")).acquireAsync(c.margin()), Duration.ofSeconds(30),
+        LockHandle h = c.complete(
+                c.client().lock(c.name("async")).acquireAsync(c.margin()),
+                Duration.ofSeconds(30),
                 "acquireAsync of a free lock must complete");
         c.check(h.isHeld(), "acquireAsync of a free lock must complete with a held handle");
         h.close();
@@ -51,7 +53,8 @@ interface AsyncRules extends Rules {
             if (h != null) {
                 h.close();
             }
-            java.util.Optional<LockHandle> free = checker.lock(name).tryAcquire(c.lease().plus(c.margin()));
+            java.util.Optional<LockHandle> free =
+                    checker.lock(name).tryAcquire(c.lease().plus(c.margin()));
             c.check(free.isPresent(), "round " + i + ": a grant that raced a cancellation must be released");
             free.get().close();
         }
@@ -78,7 +81,8 @@ interface AsyncRules extends Rules {
         waiter.interrupt();
         waiter.join(c.margin().toMillis());
         c.check(!waiter.isAlive(), "an interrupted acquire must return");
-        c.check(thrown.get() instanceof LockInterruptedException,
+        c.check(
+                thrown.get() instanceof LockInterruptedException,
                 "an interrupted acquire must throw LockInterruptedException, threw " + thrown.get());
         c.check(flagKept.get(), "the interrupt flag must stay set");
         held.close();

@@ -43,7 +43,8 @@ public final class Capabilities {
 
     private Capabilities(Builder b) {
         this.minimumLease = b.minimumLease;
-        this.testLease = b.testLease != null ? b.testLease
+        this.testLease = b.testLease != null
+                ? b.testLease
                 : (b.minimumLease.compareTo(Duration.ofSeconds(1)) > 0 ? b.minimumLease : Duration.ofSeconds(1));
         this.nativeWakeUp = b.nativeWakeUp;
         this.fifo = b.fifo;
@@ -237,10 +238,12 @@ public final class Capabilities {
         /** @return the capabilities */
         public Capabilities build() {
             if (testLease != null && testLease.compareTo(maximumLease) > 0) {
-                throw new IllegalArgumentException("test lease " + testLease + " is longer than the maximum " + maximumLease);
+                throw new IllegalArgumentException(
+                        "test lease " + testLease + " is longer than the maximum " + maximumLease);
             }
             if (testLease != null && testLease.compareTo(minimumLease) < 0) {
-                throw new IllegalArgumentException("test lease " + testLease + " is shorter than the minimum " + minimumLease);
+                throw new IllegalArgumentException(
+                        "test lease " + testLease + " is shorter than the minimum " + minimumLease);
             }
             return new Capabilities(this);
         }

@@ -46,7 +46,8 @@ interface ExclusionRules extends Rules {
                         int slot = (thread + i++) % NAMES;
                         // the client is chosen apart from the name, so every name is contended
                         // across clients, not only among one client's threads
-                        DistributedLock lock = clients.get(ThreadLocalRandom.current().nextInt(CLIENTS))
+                        DistributedLock lock = clients.get(
+                                        ThreadLocalRandom.current().nextInt(CLIENTS))
                                 .lock(c.name("n" + slot));
                         try (LockHandle h = lock.acquire(c.margin().multipliedBy(10))) {
                             boolean overlapped = occupancy.incrementAndGet(slot) != 1 || !h.isHeld();

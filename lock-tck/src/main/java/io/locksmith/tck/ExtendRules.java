@@ -25,7 +25,8 @@ interface ExtendRules extends Rules {
         String name = c.name("longer");
         Duration longer = c.upTo(c.lease().multipliedBy(3));
         Duration base = longer.dividedBy(3); // the test lease, unless the provider's maximum is shorter
-        LockHandle held = c.client().lock(name).withLease(base).withAutoRenew(false).acquire(Duration.ZERO);
+        LockHandle held =
+                c.client().lock(name).withLease(base).withAutoRenew(false).acquire(Duration.ZERO);
         long sent = System.nanoTime(); // the new deadline counts from after this
         if (!extendOrRefuse(c, held, longer)) {
             return;
@@ -38,9 +39,11 @@ interface ExtendRules extends Rules {
             taken = other.lock(name).tryAcquire();
             long at = System.nanoTime();
             if (taken.isPresent()) {
-                c.check(at - deadline >= -GRANULARITY_NANOS, "after extend(" + longer.toMillis() + " ms) another client took the lock "
-                        + (at - sent) / 1_000_000 + " ms after the extend was sent, before the new deadline"
-                        + (held.isHeld() ? ", while the handle still believed it held" : ""));
+                c.check(
+                        at - deadline >= -GRANULARITY_NANOS,
+                        "after extend(" + longer.toMillis() + " ms) another client took the lock "
+                                + (at - sent) / 1_000_000 + " ms after the extend was sent, before the new deadline"
+                                + (held.isHeld() ? ", while the handle still believed it held" : ""));
             } else if (at - deadline < 0) {
                 c.check(held.isHeld(), "a handle extended to " + longer.toMillis() + " ms must stay held until then");
                 LockSupport.parkNanos(poll(c));
@@ -59,7 +62,8 @@ interface ExtendRules extends Rules {
         String name = c.name("shorter");
         Duration longer = c.upTo(c.lease().multipliedBy(2).plus(c.margin().multipliedBy(2)));
         Duration shorter = longer.dividedBy(2).compareTo(c.lease()) < 0 ? longer.dividedBy(2) : c.lease();
-        LockHandle held = c.client().lock(name).withLease(longer).withAutoRenew(false).acquire(Duration.ZERO);
+        LockHandle held =
+                c.client().lock(name).withLease(longer).withAutoRenew(false).acquire(Duration.ZERO);
         long sent = System.nanoTime();
         if (!extendOrRefuse(c, held, shorter)) {
             return;
@@ -69,15 +73,22 @@ interface ExtendRules extends Rules {
         while (true) {
             Optional<LockHandle> taken = other.lock(name).tryAcquire();
             if (taken.isPresent()) {
-                c.check(held.remainingLease().toNanos() <= GRANULARITY_NANOS, "after extend(" + shorter.toMillis()
-                        + " ms) the lock was granted to another client while the handle still believed it held for "
-                        + held.remainingLease().toMillis() + " ms: freed earlier on the server than the handle believes");
+                c.check(
+                        held.remainingLease().toNanos() <= GRANULARITY_NANOS,
+                        "after extend(" + shorter.toMillis()
+                                + " ms) the lock was granted to another client while the handle still believed it held for "
+                                + held.remainingLease().toMillis()
+                                + " ms: freed earlier on the server than the handle believes");
                 taken.get().close();
                 break;
             }
-            c.check(System.nanoTime() - bound < 0, "a lock extended to a shorter lease of " + shorter.toMillis()
-                    + " ms (from " + longer.toMillis() + " ms) must be free by the new deadline plus a margin, but was"
-                    + " still held " + (System.nanoTime() - sent) / 1_000_000 + " ms after the extend was sent");
+            c.check(
+                    System.nanoTime() - bound < 0,
+                    "a lock extended to a shorter lease of " + shorter.toMillis()
+                            + " ms (from " + longer.toMillis()
+                            + " ms) must be free by the new deadline plus a margin, but was"
+                            + " still held " + (System.nanoTime() - sent) / 1_000_000
+                            + " ms after the extend was sent");
             LockSupport.parkNanos(poll(c));
         }
         held.close();
@@ -88,7 +99,9 @@ interface ExtendRules extends Rules {
         try {
             held.extend(lease);
         } catch (UnsupportedOperationException refused) {
-            c.check(held.isHeld(), "a refused extend(" + lease.toMillis() + " ms) must leave the lock held for its old lease");
+            c.check(
+                    held.isHeld(),
+                    "a refused extend(" + lease.toMillis() + " ms) must leave the lock held for its old lease");
             return false;
         }
         c.check(held.isHeld(), "a handle must be held after extend(" + lease.toMillis() + " ms)");

@@ -25,10 +25,13 @@ interface GiveUpRules extends Rules {
         String name = c.name("timedout");
         LockHandle held = c.client().lock(name).acquire(Duration.ZERO);
         LockClient waiter = c.client();
-        c.expectThrows(LockTimeoutException.class, () -> waiter.lock(name).acquire(Duration.ofMillis(300)),
+        c.expectThrows(
+                LockTimeoutException.class,
+                () -> waiter.lock(name).acquire(Duration.ofMillis(300)),
                 "acquire on a held lock must time out");
         CompletableFuture<LockHandle> async = waiter.lock(name).acquireAsync(Duration.ofMillis(300));
-        c.check(failure(c, async, c.margin()) instanceof LockTimeoutException,
+        c.check(
+                failure(c, async, c.margin()) instanceof LockTimeoutException,
                 "acquireAsync on a held lock must time out with LockTimeoutException");
         held.close();
         c.takeableAtOnce(name, "after two waits timed out and the holder released it");
@@ -62,13 +65,16 @@ interface GiveUpRules extends Rules {
         String name = c.name("failed");
         LockHandle held = c.client().lock(name).acquire(Duration.ZERO);
         LockClient waiter = c.client();
-        CompletableFuture<LockHandle> waiting = waiter.lock(name).acquireAsync(Duration.ofMillis(300).plus(c.lease()));
+        CompletableFuture<LockHandle> waiting =
+                waiter.lock(name).acquireAsync(Duration.ofMillis(300).plus(c.lease()));
         c.throughout(Duration.ofMillis(300), () -> !waiting.isDone(), "the waiter must wait while the lock is held");
         c.fault(Fault.CUT_CONNECTION, () -> c.faults().cutConnection(waiter));
         try {
             Throwable failure = failure(c, waiting, c.lease().plus(c.margin()));
-            c.check(failure instanceof LockException, "a wait that ended while the backend was unreachable must fail"
-                    + " with a LockException, failed with " + failure);
+            c.check(
+                    failure instanceof LockException,
+                    "a wait that ended while the backend was unreachable must fail"
+                            + " with a LockException, failed with " + failure);
         } finally {
             c.faults().restoreConnection(waiter);
         }
@@ -87,10 +93,14 @@ interface GiveUpRules extends Rules {
             // the attempt reaches the server and may take the lock, but its answer comes after the wait
             CompletableFuture<LockHandle> waiting = waiter.lock(name).acquireAsync(delay.dividedBy(10));
             Throwable failure = failure(c, waiting, delay.plus(c.margin()));
-            c.check(failure instanceof LockException, "a wait that ended before its attempt's reply must fail with a"
-                    + " LockException, failed with " + failure);
-            c.takeableAtOnce(name, "after a wait gave up on an attempt whose reply was outstanding (replies delayed by "
-                    + delay.toMillis() + " ms): the attempt's outcome is unknown and must be cleaned up");
+            c.check(
+                    failure instanceof LockException,
+                    "a wait that ended before its attempt's reply must fail with a" + " LockException, failed with "
+                            + failure);
+            c.takeableAtOnce(
+                    name,
+                    "after a wait gave up on an attempt whose reply was outstanding (replies delayed by "
+                            + delay.toMillis() + " ms): the attempt's outcome is unknown and must be cleaned up");
         } finally {
             c.faults().delayReplies(waiter, Duration.ZERO);
         }
@@ -112,16 +122,22 @@ interface GiveUpRules extends Rules {
         });
         blocking.start();
         CompletableFuture<LockHandle> async = doomed.lock(name).acquireAsync(Duration.ofMinutes(5));
-        c.throughout(Duration.ofMillis(300), () -> blocking.isAlive() && !async.isDone(),
+        c.throughout(
+                Duration.ofMillis(300),
+                () -> blocking.isAlive() && !async.isDone(),
                 "both waiters must wait while the lock is held");
         doomed.close();
         blocking.join(c.margin().toMillis());
-        c.check(!blocking.isAlive(), "acquire(5 min) must end within " + c.margin().toMillis()
-                + " ms when its client is closed");
-        c.check(thrown.get() != null && String.valueOf(thrown.get().getMessage()).contains(name),
+        c.check(
+                !blocking.isAlive(),
+                "acquire(5 min) must end within " + c.margin().toMillis() + " ms when its client is closed");
+        c.check(
+                thrown.get() != null
+                        && String.valueOf(thrown.get().getMessage()).contains(name),
                 "acquire() ended by closing its client must throw an exception naming the lock, threw " + thrown.get());
         Throwable failure = failure(c, async, c.margin());
-        c.check(String.valueOf(failure.getMessage()).contains(name),
+        c.check(
+                String.valueOf(failure.getMessage()).contains(name),
                 "acquireAsync() ended by closing its client must fail with an exception naming the lock, failed with "
                         + failure);
         c.check(held.isHeld(), "closing a waiting client must leave the holder's lock");
@@ -144,7 +160,8 @@ interface GiveUpRules extends Rules {
             return e.getCause();
         } catch (TimeoutException e) {
             f.cancel(false);
-            return org.junit.jupiter.api.Assertions.fail(c.says("the wait did not end within " + max.toMillis() + " ms"));
+            return org.junit.jupiter.api.Assertions.fail(
+                    c.says("the wait did not end within " + max.toMillis() + " ms"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return org.junit.jupiter.api.Assertions.fail(c.says("interrupted"), e);

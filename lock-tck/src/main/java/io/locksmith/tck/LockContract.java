@@ -36,9 +36,23 @@ import org.junit.jupiter.api.function.Executable;
  * used for other things. Rules about time use leases scaled from {@link Capabilities#testLease()}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class LockContract implements AcquisitionRules, ExclusionRules, ReleaseRules, RenewalRules,
-        LossRules, FencingRules, NameRules, ArgumentRules, AsyncRules, ExtendRules, OutageRules, GiveUpRules,
-        QueueRules, AdapterRules, StatusRules, SecretRules {
+public abstract class LockContract
+        implements AcquisitionRules,
+                ExclusionRules,
+                ReleaseRules,
+                RenewalRules,
+                LossRules,
+                FencingRules,
+                NameRules,
+                ArgumentRules,
+                AsyncRules,
+                ExtendRules,
+                OutageRules,
+                GiveUpRules,
+                QueueRules,
+                AdapterRules,
+                StatusRules,
+                SecretRules {
 
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     private final List<LockClient> opened = new ArrayList<>();
@@ -119,8 +133,11 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
         if (backoffMax.compareTo(Duration.ofMillis(250)) > 0) {
             backoffMax = Duration.ofMillis(250);
         }
-        LockOptions options = change.apply(LockOptions.builder().lease(lease())
-                .backoffMin(Duration.ofMillis(5)).backoffMax(backoffMax)).build();
+        LockOptions options = change.apply(LockOptions.builder()
+                        .lease(lease())
+                        .backoffMin(Duration.ofMillis(5))
+                        .backoffMax(backoffMax))
+                .build();
         LockClient c = subject.newClient(options);
         synchronized (opened) {
             opened.add(c);
@@ -209,8 +226,10 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
                 taken.get().close();
                 return;
             }
-            check(System.nanoTime() - bound < 0, "the lock must be takeable at once " + after + ", within a few round"
-                    + " trips, not a lease; it was still held after " + lease().toMillis() / 2 + " ms");
+            check(
+                    System.nanoTime() - bound < 0,
+                    "the lock must be takeable at once " + after + ", within a few round"
+                            + " trips, not a lease; it was still held after " + lease().toMillis() / 2 + " ms");
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
     }
@@ -233,17 +252,21 @@ public abstract class LockContract implements AcquisitionRules, ExclusionRules, 
         try {
             hook.run();
         } catch (UnsupportedOperationException e) {
-            String why = e.getMessage() == null || e.getMessage().startsWith("the provider supplies no hook") ? ""
+            String why = e.getMessage() == null || e.getMessage().startsWith("the provider supplies no hook")
+                    ? ""
                     : " (" + e.getMessage() + ")";
-            Assertions.fail(says("the provider supplies no hook to " + kind.does() + why
-                    + "; supply it, or declare Capabilities.builder().lacks(Fault." + kind + ")"), e);
+            Assertions.fail(
+                    says("the provider supplies no hook to " + kind.does() + why
+                            + "; supply it, or declare Capabilities.builder().lacks(Fault." + kind + ")"),
+                    e);
         }
     }
 
     /** Skips the rule, saying so, if the provider declared it lacks the hook; for rules that need it later. */
     void requireHook(Fault kind) {
-        Assumptions.assumeFalse(caps().lacks(kind), () -> says(Fault.AS_DECLARED + " it has"
-                + " no hook to " + kind.does() + " (Fault." + kind + ")"));
+        Assumptions.assumeFalse(
+                caps().lacks(kind),
+                () -> says(Fault.AS_DECLARED + " it has" + " no hook to " + kind.does() + " (Fault." + kind + ")"));
     }
 
     Faults faults() {

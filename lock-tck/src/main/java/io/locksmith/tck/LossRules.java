@@ -21,11 +21,15 @@ interface LossRules extends Rules {
         AtomicInteger callbacks = new AtomicInteger();
         held.onLost(callbacks::incrementAndGet);
         c.fault(Fault.REMOVE_LOCK_STATE, () -> c.faults().removeLockState(name));
-        c.eventually(c.lease().plus(c.margin()), () -> !held.isHeld(), "a holder whose lock was removed must see isHeld() false");
+        c.eventually(
+                c.lease().plus(c.margin()),
+                () -> !held.isHeld(),
+                "a holder whose lock was removed must see isHeld() false");
         c.eventually(c.margin(), () -> callbacks.get() >= 1, "the loss callback must run");
         LockHandle next = c.client().lock(name).acquire(c.margin());
         c.throughout(c.lease(), () -> callbacks.get() == 1, "the loss callback must run exactly once");
-        c.expectThrows(LockNotHeldException.class, () -> held.extend(c.lease()), "extend() of a lost handle must throw");
+        c.expectThrows(
+                LockNotHeldException.class, () -> held.extend(c.lease()), "extend() of a lost handle must throw");
         held.close();
         c.check(next.isHeld(), "closing the lost handle must leave the next owner's lock");
         next.close();
@@ -41,7 +45,9 @@ interface LossRules extends Rules {
         held.onLost(callbacks::incrementAndGet);
         c.fault(Fault.CUT_CONNECTION, () -> c.faults().cutConnection(client));
         try {
-            c.eventually(c.lease().plus(c.margin()), () -> callbacks.get() == 1,
+            c.eventually(
+                    c.lease().plus(c.margin()),
+                    () -> callbacks.get() == 1,
                     "a holder cut off past its lease must be told it lost the lock");
             c.check(!held.isHeld(), "a holder cut off past its lease must not be held");
         } finally {
@@ -62,8 +68,10 @@ interface LossRules extends Rules {
         c.fault(Fault.CUT_CONNECTION, () -> c.faults().cutConnection(client));
         try {
             c.passTimeUntil(granted + c.lease().toNanos() + 1_000_000);
-            c.check(!held.isHeld(), "isHeld() must be false as soon as the lease's deadline has passed on the"
-                    + " holder's monotonic clock, without waiting for the backend");
+            c.check(
+                    !held.isHeld(),
+                    "isHeld() must be false as soon as the lease's deadline has passed on the"
+                            + " holder's monotonic clock, without waiting for the backend");
         } finally {
             c.faults().restoreConnection(client);
         }
@@ -88,16 +96,22 @@ interface LossRules extends Rules {
         c.fault(Fault.REMOVE_LOCK_STATE, () -> c.faults().removeLockState(name));
         try {
             Thread thread = c.complete(ran, c.lease().plus(c.margin()).multipliedBy(2), "the loss callback must run");
-            c.check(thread.getName().startsWith("locksmith-"), "a loss callback must run on one of the core's threads,"
-                    + " never the backend's I/O threads; it ran on " + thread.getName());
+            c.check(
+                    thread.getName().startsWith("locksmith-"),
+                    "a loss callback must run on one of the core's threads,"
+                            + " never the backend's I/O threads; it ran on " + thread.getName());
             // a callback that blocks an I/O thread would stall this client's every call
             CompletableFuture<Boolean> works = CompletableFuture.supplyAsync(() -> {
                 try (LockHandle other = client.lock(c.name("other")).acquire(c.margin())) {
                     return other.isHeld();
                 }
             });
-            c.check(c.complete(works, c.margin().multipliedBy(2), "while a loss callback blocks, the client must still"
-                    + " take and release another lock"), "the client must hold the other lock while a loss callback blocks");
+            c.check(
+                    c.complete(
+                            works,
+                            c.margin().multipliedBy(2),
+                            "while a loss callback blocks, the client must still" + " take and release another lock"),
+                    "the client must hold the other lock while a loss callback blocks");
         } finally {
             unblock.countDown();
         }
@@ -111,7 +125,8 @@ interface LossRules extends Rules {
         try (LockHandle held = c.client().lock(name).acquire(Duration.ZERO)) {
             LockClient ahead = c.client();
             c.fault(Fault.SKEW_WALL_CLOCK, () -> c.faults().skewWallClock(ahead, Duration.ofHours(2)));
-            c.check(ahead.lock(name).tryAcquire().isEmpty(),
+            c.check(
+                    ahead.lock(name).tryAcquire().isEmpty(),
                     "a client whose wall clock runs two hours ahead must not see a live lease as expired");
             c.check(held.isHeld(), "the holder must still hold the lock");
         }

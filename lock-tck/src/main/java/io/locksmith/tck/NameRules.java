@@ -19,11 +19,29 @@ interface NameRules extends Rules {
         Set<String> names = new LinkedHashSet<>(List.of(
                 base + "Zürich 東京 Ελλάδα",
                 base + "\uD83D\uDD12 lock",
-                base + "a/b", base + "a%2Fb", base + "a_b", base + "a\\b", base + "a:b", base + "a*b", base + "a?b",
-                base + "..", base + ".", base + "../..", base + "'quoted'", base + "\"double\"",
-                base + "with space", base + "with  two spaces", base + "tab\there",
-                base + "Order", base + "order", base + "ORDER",
-                base + "%", base + "%25", base + "+", base + "&x=1", base + "#frag"));
+                base + "a/b",
+                base + "a%2Fb",
+                base + "a_b",
+                base + "a\\b",
+                base + "a:b",
+                base + "a*b",
+                base + "a?b",
+                base + "..",
+                base + ".",
+                base + "../..",
+                base + "'quoted'",
+                base + "\"double\"",
+                base + "with space",
+                base + "with  two spaces",
+                base + "tab\there",
+                base + "Order",
+                base + "order",
+                base + "ORDER",
+                base + "%",
+                base + "%25",
+                base + "+",
+                base + "&x=1",
+                base + "#frag"));
         String longName = (base + "x".repeat(1024)).substring(0, 1024);
         names.add(longName);
         names.add(longName.substring(0, 1023) + "y");

@@ -78,23 +78,26 @@ final class Output implements AutoCloseable {
     }
 
     private static PrintStream copying(PrintStream console) {
-        return new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
+        return new PrintStream(
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        write(new byte[] {(byte) b}, 0, 1);
+                    }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-                console.write(b, off, len);
-                copy(b, off, len);
-            }
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        console.write(b, off, len);
+                        copy(b, off, len);
+                    }
 
-            @Override
-            public void flush() {
-                console.flush();
-            }
-        }, true, CHARSET);
+                    @Override
+                    public void flush() {
+                        console.flush();
+                    }
+                },
+                true,
+                CHARSET);
     }
 
     private static void copy(byte[] b, int off, int len) {

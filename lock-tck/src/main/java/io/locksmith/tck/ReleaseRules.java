@@ -27,11 +27,13 @@ interface ReleaseRules extends Rules {
         LockContract c = contract();
         String name = c.name("stale");
         LockHandle stale = c.client().lock(name).withAutoRenew(false).acquire(Duration.ZERO);
-        LockHandle next = c.client().lock(name).acquire(c.lease().plus(c.margin()).multipliedBy(2));
+        LockHandle next =
+                c.client().lock(name).acquire(c.lease().plus(c.margin()).multipliedBy(2));
         c.check(!stale.isHeld(), "a handle whose lease ran out must not be held");
         stale.close();
         c.check(next.isHeld(), "the next owner must still hold the lock after the stale holder's release");
-        c.check(c.client().lock(name).tryAcquire().isEmpty(),
+        c.check(
+                c.client().lock(name).tryAcquire().isEmpty(),
                 "a release after expiry must not remove the next owner's lock on the server");
         next.close();
     }
@@ -45,7 +47,9 @@ interface ReleaseRules extends Rules {
         client.close();
         c.check(!a.isHeld() && !b.isHeld(), "handles of a closed client must not be held");
         LockClient other = c.client();
-        c.check(other.lock(c.name("a")).tryAcquire().isPresent() && other.lock(c.name("b")).tryAcquire().isPresent(),
+        c.check(
+                other.lock(c.name("a")).tryAcquire().isPresent()
+                        && other.lock(c.name("b")).tryAcquire().isPresent(),
                 "closing a client must release its locks at once, not when their leases run out");
     }
 
@@ -60,7 +64,8 @@ interface ReleaseRules extends Rules {
         LockHandle next = c.client().lock(name).acquire(c.lease().plus(c.margin()));
         long tookMillis = (System.nanoTime() - crashedAt) / 1_000_000;
         c.check(next.fencingToken() > held.fencingToken(), "the next grant must carry a greater token");
-        c.check(tookMillis <= c.lease().plus(c.margin()).toMillis(),
+        c.check(
+                tookMillis <= c.lease().plus(c.margin()).toMillis(),
                 "the crashed holder's lock was free only after " + tookMillis + " ms");
         next.close();
     }

@@ -50,10 +50,14 @@ interface RenewalRules extends Rules {
         c.check(notHeld == 0, notHeld + " of " + MANY + " locks were not held after one and a half leases");
         int threadsAdded = Thread.activeCount() - threadsBefore;
         // a thread per lock adds a thousand; the bound leaves room for whatever else the JVM runs
-        c.check(threadsAdded < MANY / 4, "holding " + MANY + " locks started " + threadsAdded + " threads; renewal needs no thread per lock");
+        c.check(
+                threadsAdded < MANY / 4,
+                "holding " + MANY + " locks started " + threadsAdded + " threads; renewal needs no thread per lock");
         LockClient other = c.client();
         for (int i = 0; i < MANY; i += 97) {
-            c.check(other.lock(c.name("many-" + i)).tryAcquire().isEmpty(), "lock many-" + i + " must stay held on the server");
+            c.check(
+                    other.lock(c.name("many-" + i)).tryAcquire().isEmpty(),
+                    "lock many-" + i + " must stay held on the server");
         }
         held.forEach(LockHandle::close);
     }

@@ -27,30 +27,46 @@ interface SecretRules extends Rules {
     default void required_noMessageToStringOrLogLineShowsACredential() {
         LockContract c = contract();
         c.requireHook(Fault.SECRET_URI);
-        SecretUri given = c.subjectUnderTest().secretUri().orElseGet(() -> Assertions.fail(c.says("the provider"
-                + " supplies no hook to " + Fault.SECRET_URI.does() + " (TckSubject.secretUri()); supply it, or declare"
-                + " Capabilities.builder().lacks(Fault.SECRET_URI)")));
+        SecretUri given = c.subjectUnderTest()
+                .secretUri()
+                .orElseGet(() -> Assertions.fail(c.says("the provider"
+                        + " supplies no hook to " + Fault.SECRET_URI.does()
+                        + " (TckSubject.secretUri()); supply it, or declare"
+                        + " Capabilities.builder().lacks(Fault.SECRET_URI)")));
         // another credential of the same shape, which nothing but this rule knows
         String wrong = "kit" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36)
-                + given.secret().substring(Math.min(given.secret().length(), 16)).replace("%", "");
+                + given.secret()
+                        .substring(Math.min(given.secret().length(), 16))
+                        .replace("%", "");
         LockOptions options = LockOptions.builder().lease(c.lease()).build();
         Shown shown = new Shown();
         try (Output output = Output.capture()) {
-            LockClient holder = shown.call("opening a client from the URI with its credential",
-                    () -> LockClient.open(given.uri(), options));
-            c.check(holder != null || !given.accepted(), "a client must open from the subject's URI with a credential"
-                    + " its server accepts; it failed: " + shown.masked(given.secret(), wrong));
+            LockClient holder = shown.call(
+                    "opening a client from the URI with its credential", () -> LockClient.open(given.uri(), options));
+            c.check(
+                    holder != null || !given.accepted(),
+                    "a client must open from the subject's URI with a credential" + " its server accepts; it failed: "
+                            + shown.masked(given.secret(), wrong));
             if (holder != null) {
                 working(c, shown, holder, given.uri(), options);
             }
             opened(shown, "a bad option value", () -> LockClient.open(withOption(given.uri(), "lease=soon"), options));
-            opened(shown, "an unknown option", () -> LockClient.open(withOption(given.uri(), "kit-unknown=1"), options));
-            opened(shown, "a wrong credential", () -> LockClient.open(given.uri().replace(given.secret(), wrong), options));
+            opened(
+                    shown,
+                    "an unknown option",
+                    () -> LockClient.open(withOption(given.uri(), "kit-unknown=1"), options));
+            opened(
+                    shown,
+                    "a wrong credential",
+                    () -> LockClient.open(given.uri().replace(given.secret(), wrong), options));
             opened(shown, "a server that does not answer", () -> LockClient.open(given.unreachable(), options));
             shown.add("the console and the JVM's log", output.text());
         }
         // as given, and percent-encoded as a URI carries it
-        List<String> leaks = shown.leaks(given.secret(), wrong, URLEncoder.encode(given.secret(), StandardCharsets.UTF_8),
+        List<String> leaks = shown.leaks(
+                given.secret(),
+                wrong,
+                URLEncoder.encode(given.secret(), StandardCharsets.UTF_8),
                 URLEncoder.encode(wrong, StandardCharsets.UTF_8));
         c.check(leaks.isEmpty(), String.join("; and ", leaks));
     }
@@ -84,7 +100,9 @@ interface SecretRules extends Rules {
         if (client != null) {
             try {
                 shown.add("a client with " + what, client);
-                shown.call("an attempt through a client with " + what, () -> client.lock("kit-secret").tryAcquire());
+                shown.call(
+                        "an attempt through a client with " + what,
+                        () -> client.lock("kit-secret").tryAcquire());
             } finally {
                 shown.call("closing a client with " + what, () -> {
                     client.close();
@@ -158,14 +176,19 @@ interface SecretRules extends Rules {
         }
 
         private static String linesWith(String text, String... secrets) {
-            return String.join(" | ", text.lines().filter(line -> {
-                for (String s : secrets) {
-                    if (line.contains(s)) {
-                        return true;
-                    }
-                }
-                return false;
-            }).limit(5).toList());
+            return String.join(
+                    " | ",
+                    text.lines()
+                            .filter(line -> {
+                                for (String s : secrets) {
+                                    if (line.contains(s)) {
+                                        return true;
+                                    }
+                                }
+                                return false;
+                            })
+                            .limit(5)
+                            .toList());
         }
 
         private static String mask(String text, String... secrets) {

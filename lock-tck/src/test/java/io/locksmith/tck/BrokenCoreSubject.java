@@ -175,13 +175,16 @@ final class BrokenCoreSubject implements TckSubject {
                 return real.acquireAsync(wait).thenApply(Handle::new);
             }
             CompletableFuture<LockHandle> f = new CompletableFuture<>();
-            daemon(() -> {
-                try {
-                    f.complete(acquire(wait));
-                } catch (RuntimeException e) {
-                    f.completeExceptionally(e);
-                }
-            }, "reference-waiter").start();
+            daemon(
+                            () -> {
+                                try {
+                                    f.complete(acquire(wait));
+                                } catch (RuntimeException e) {
+                                    f.completeExceptionally(e);
+                                }
+                            },
+                            "reference-waiter")
+                    .start();
             return f;
         }
 
@@ -202,7 +205,9 @@ final class BrokenCoreSubject implements TckSubject {
 
         @Override
         public Lock asLock() {
-            return breakage == Breakage.AS_LOCK_KEEPS_THE_LOCAL_LOCK_ON_ERROR ? new KeepsLocalLock(this) : real.asLock();
+            return breakage == Breakage.AS_LOCK_KEEPS_THE_LOCAL_LOCK_ON_ERROR
+                    ? new KeepsLocalLock(this)
+                    : real.asLock();
         }
     }
 

@@ -11,7 +11,6 @@ import io.locksmith.tck.ReferenceSubject.Breakage;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -46,7 +45,10 @@ class BrokenProvidersTest {
                 breaks(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAcrossGrantsAndClients"),
                 breaks(Breakage.TOKEN_NOT_INCREASING, "required_tokensIncreaseAfterExpiry"),
                 breaks(Breakage.RENEWAL_NEVER_RUNS, "required_renewalKeepsALockHeldPastThreeLeases"),
-                Arguments.of(Breakage.RENEWAL_NEVER_RUNS, "required_extendRenewsByHand", LockNotHeldException.class,
+                Arguments.of(
+                        Breakage.RENEWAL_NEVER_RUNS,
+                        "required_extendRenewsByHand",
+                        LockNotHeldException.class,
                         "required_extendRenewsByHand-extended' is not held"),
                 breaks(Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK, "required_leasesIgnoreClientWallClocks"),
                 breaks(Breakage.LOSS_NEVER_REPORTED, "required_stateRemovedBehindTheHolderIsReportedLostOnce"),
@@ -64,38 +66,79 @@ class BrokenProvidersTest {
      */
     static Stream<Arguments> flaws() {
         return Stream.of(
-                fails(Flaw.KEYS_TRUNCATED, "required_distinctNamesAreIndependent", LockTimeoutException.class,
+                fails(
+                        Flaw.KEYS_TRUNCATED,
+                        "required_distinctNamesAreIndependent",
+                        LockTimeoutException.class,
                         "required_distinctNamesAreIndependent-b' is still held by another owner"),
                 fails(Flaw.KEYS_TRUNCATED, "required_unusualNamesAreDistinctAndUsable", "must be usable and distinct"),
-                fails(Flaw.KEYS_ESCAPED_LOSSILY, "required_unusualNamesAreDistinctAndUsable", "must be usable and distinct"),
-                fails(Flaw.KEYS_PER_CONNECTION, "required_tryAcquireOnAHeldLockReturnsEmptyAtOnce",
+                fails(
+                        Flaw.KEYS_ESCAPED_LOSSILY,
+                        "required_unusualNamesAreDistinctAndUsable",
+                        "must be usable and distinct"),
+                fails(
+                        Flaw.KEYS_PER_CONNECTION,
+                        "required_tryAcquireOnAHeldLockReturnsEmptyAtOnce",
                         "held by another client must return empty"),
                 fails(Flaw.OWNER_IS_THE_CLIENT, "required_locksAreNotReentrant", "must not be granted"),
                 fails(Flaw.FIRST_ATTEMPT_REFUSED, "required_tryAcquireTakesAFreeLock", "of a free lock must grant it"),
                 fails(Flaw.WAITS_WHILE_HELD, "required_tryAcquireOnAHeldLockReturnsEmptyAtOnce", "must not wait"),
                 fails(Flaw.WAITS_WHILE_HELD, "required_acquireTimesOutWithinABound", "acquire hung"),
-                fails(Flaw.WAITS_WHILE_HELD, "required_anInterruptStopsAWaitingAcquire", "an interrupted acquire must return"),
+                fails(
+                        Flaw.WAITS_WHILE_HELD,
+                        "required_anInterruptStopsAWaitingAcquire",
+                        "an interrupted acquire must return"),
                 fails(Flaw.ATTEMPT_NEVER_ANSWERS, "required_acquireAsyncCompletes", "of a free lock must complete"),
-                fails(Flaw.RELEASE_KEEPS_THE_KEY, "required_closingAClientReleasesItsLocks", "must release its locks at once"),
-                fails(Flaw.LEASE_IN_SECONDS, "required_aCrashedHoldersLockIsFreeWithinItsLeasePlusAMargin",
-                        LockTimeoutException.class, "-crash' is still held by another owner"),
-                fails(Flaw.RENEWS_ONLY_A_HUNDRED, "required_aThousandLocksStayHeldByOneClient", "must stay held on the server"),
-                fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_connectionCutPastTheLeaseLosesTheLock",
+                fails(
+                        Flaw.RELEASE_KEEPS_THE_KEY,
+                        "required_closingAClientReleasesItsLocks",
+                        "must release its locks at once"),
+                fails(
+                        Flaw.LEASE_IN_SECONDS,
+                        "required_aCrashedHoldersLockIsFreeWithinItsLeasePlusAMargin",
+                        LockTimeoutException.class,
+                        "-crash' is still held by another owner"),
+                fails(
+                        Flaw.RENEWS_ONLY_A_HUNDRED,
+                        "required_aThousandLocksStayHeldByOneClient",
+                        "must stay held on the server"),
+                fails(
+                        Flaw.RENEWS_WHILE_UNREACHABLE,
+                        "required_connectionCutPastTheLeaseLosesTheLock",
                         "must be told it lost the lock"),
-                fails(Flaw.RENEWS_WHILE_UNREACHABLE, "required_aStalledHolderIsNotHeldOnceItsLocalDeadlinePasses",
+                fails(
+                        Flaw.RENEWS_WHILE_UNREACHABLE,
+                        "required_aStalledHolderIsNotHeldOnceItsLocalDeadlinePasses",
                         "isHeld() must be false as soon as the lease's deadline has passed"),
-                fails(Flaw.FENCE_IN_LOCK_STATE, "required_tokensIncreaseAfterTheLocksStateWasRemoved", "carried token 1"),
-                fails(Flaw.LEASE_LIMITS_UNDECLARED, "required_aLeaseTheBackendCannotHonourIsRejected",
+                fails(
+                        Flaw.FENCE_IN_LOCK_STATE,
+                        "required_tokensIncreaseAfterTheLocksStateWasRemoved",
+                        "carried token 1"),
+                fails(
+                        Flaw.LEASE_LIMITS_UNDECLARED,
+                        "required_aLeaseTheBackendCannotHonourIsRejected",
                         "shorter than the provider's minimum must be rejected"),
                 fails(Flaw.SIGNALS_NEVER_FIRE, "optional_waiterIsWokenPromptlyOnRelease", "not done after 30000 ms"),
-                fails(Flaw.STATUS_READS_RELEASED_GRANTS, "optional_statusNamesTheHolderAndItsTokenAndNobodyOnceReleased",
+                fails(
+                        Flaw.STATUS_READS_RELEASED_GRANTS,
+                        "optional_statusNamesTheHolderAndItsTokenAndNobodyOnceReleased",
                         "a released lock must be free"),
-                fails(Flaw.QUEUE_FROM_THE_BACK, "optional_waitersAreGrantedInArrivalOrder", "must be granted in arrival order"),
-                fails(Flaw.QUEUE_CANCEL_LEAVES_ENTRY, "required_cancellingAcquireAsyncStopsTheWait",
-                        LockTimeoutException.class, "-cancel' is still held by another owner"),
-                fails(Flaw.SHOWS_THE_CREDENTIAL, "required_noMessageToStringOrLogLineShowsACredential",
+                fails(
+                        Flaw.QUEUE_FROM_THE_BACK,
+                        "optional_waitersAreGrantedInArrivalOrder",
+                        "must be granted in arrival order"),
+                fails(
+                        Flaw.QUEUE_CANCEL_LEAVES_ENTRY,
+                        "required_cancellingAcquireAsyncStopsTheWait",
+                        LockTimeoutException.class,
+                        "-cancel' is still held by another owner"),
+                fails(
+                        Flaw.SHOWS_THE_CREDENTIAL,
+                        "required_noMessageToStringOrLogLineShowsACredential",
                         "opening a client with a wrong credential (what it threw) must never show a credential"),
-                fails(Flaw.LOGS_THE_CREDENTIAL, "required_noMessageToStringOrLogLineShowsACredential",
+                fails(
+                        Flaw.LOGS_THE_CREDENTIAL,
+                        "required_noMessageToStringOrLogLineShowsACredential",
                         "the console and the JVM's log must never show a credential"));
     }
 
@@ -108,7 +151,10 @@ class BrokenProvidersTest {
     static Stream<Arguments> exclusionFlaws() {
         return Stream.of(
                 fails(Flaw.CHECK_THEN_SET, "required_mutualExclusionUnderContention", "overlapped another holder"),
-                fails(Flaw.KEYS_PER_CONNECTION, "required_mutualExclusionUnderContention", "overlapped another holder"));
+                fails(
+                        Flaw.KEYS_PER_CONNECTION,
+                        "required_mutualExclusionUnderContention",
+                        "overlapped another holder"));
     }
 
     private static Arguments fails(Flaw flaw, String rule, String because) {
@@ -127,69 +173,89 @@ class BrokenProvidersTest {
 
     @ParameterizedTest(name = "{0} fails {1}")
     @MethodSource("exclusionFlaws")
-    void aProviderWithoutExclusionFailsTheExclusionRule(Flaw flaw, String rule, Class<? extends Throwable> type,
-            String because) {
+    void aProviderWithoutExclusionFailsTheExclusionRule(
+            Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
         assertFailsFor(flaw, rule, type, because);
     }
 
     static void assertFailsFor(Flaw flaw, String rule, Class<? extends Throwable> type, String because) {
-        Events broken = EngineTestKit.engine("junit-jupiter").configurationParameter(FLAW, flaw.name())
-                .selectors(selectMethod(Flawed.class, rule)).execute().testEvents();
+        Events broken = EngineTestKit.engine("junit-jupiter")
+                .configurationParameter(FLAW, flaw.name())
+                .selectors(selectMethod(Flawed.class, rule))
+                .execute()
+                .testEvents();
         assertFails(broken, "flawed/" + flaw, rule, type, because);
     }
 
     /** The rule failed once, with the given type and phrase; by its own assertion, naming the provider and rule. */
-    private static void assertFails(Events broken, String provider, String rule, Class<? extends Throwable> type,
-            String because) {
+    private static void assertFails(
+            Events broken, String provider, String rule, Class<? extends Throwable> type, String because) {
         assertEquals(1, broken.failed().count(), provider + " must fail " + rule + ": " + describe(broken));
         Throwable why = cause(broken).orElseThrow();
-        assertTrue(type.isInstance(why), rule + " must fail on " + provider + " with " + type.getSimpleName()
-                + ", failed with " + why);
+        assertTrue(
+                type.isInstance(why),
+                rule + " must fail on " + provider + " with " + type.getSimpleName() + ", failed with " + why);
         String message = String.valueOf(why.getMessage());
         if (type == AssertionFailedError.class) {
-            assertTrue(message.contains("[" + provider + "] " + rule + ": "),
+            assertTrue(
+                    message.contains("[" + provider + "] " + rule + ": "),
                     "the failure must name the provider and the rule: " + message);
         }
-        assertTrue(message.contains(because), rule + " must fail on " + provider + " because of it (\"" + because
-                + "\"), failed with: " + message);
+        assertTrue(
+                message.contains(because),
+                rule + " must fail on " + provider + " because of it (\"" + because + "\"), failed with: " + message);
     }
 
     static Stream<Arguments> soundProviders() {
         return Stream.of(
-                Arguments.of(Flaw.NONE, List.of("optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder",
-                        "optional_waitersAreGrantedInArrivalOrder", "required_leasesIgnoreClientWallClocks")),
+                Arguments.of(
+                        Flaw.NONE,
+                        List.of(
+                                "optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder",
+                                "optional_waitersAreGrantedInArrivalOrder",
+                                "required_leasesIgnoreClientWallClocks")),
                 Arguments.of(Flaw.QUEUED, List.of("required_leasesIgnoreClientWallClocks")));
     }
 
     @ParameterizedTest(name = "{0} passes every rule")
     @MethodSource("soundProviders")
     void theSoundProvidersPassEveryRule(Flaw sound, List<String> excluded) {
-        Events run = EngineTestKit.engine("junit-jupiter").configurationParameter(FLAW, sound.name())
-                .selectors(selectClass(Flawed.class)).execute().testEvents();
-        assertEquals(0, run.failed().count(), "the sound provider " + sound + " must pass every rule: " + describe(run));
-        List<String> skipped = run.aborted().stream().map(BrokenProvidersTest::rule).sorted().toList();
+        Events run = EngineTestKit.engine("junit-jupiter")
+                .configurationParameter(FLAW, sound.name())
+                .selectors(selectClass(Flawed.class))
+                .execute()
+                .testEvents();
+        assertEquals(
+                0, run.failed().count(), "the sound provider " + sound + " must pass every rule: " + describe(run));
+        List<String> skipped =
+                run.aborted().stream().map(BrokenProvidersTest::rule).sorted().toList();
         assertEquals(excluded, skipped, "only the rules its capabilities exclude may skip on " + sound);
-        assertTrue(run.succeeded().count() >= 30, sound + " ran " + run.succeeded().count() + " rules");
+        assertTrue(
+                run.succeeded().count() >= 30, sound + " ran " + run.succeeded().count() + " rules");
     }
 
     @ParameterizedTest(name = "{0} fails {1}")
     @MethodSource("breakages")
-    void aBrokenProviderFailsTheRuleItBreaks(Breakage breakage, String rule, Class<? extends Throwable> type,
-            String because) {
+    void aBrokenProviderFailsTheRuleItBreaks(
+            Breakage breakage, String rule, Class<? extends Throwable> type, String because) {
         assertFails(run(contractFor(breakage), rule), "reference/" + breakage, rule, type, because);
         Events sound = run(Sound.class, rule);
         assertEquals(1, sound.succeeded().count(), "the unbroken provider must pass " + rule + ": " + describe(sound));
     }
 
     private static Optional<Throwable> cause(Events failed) {
-        return failed.failed().stream().findFirst()
+        return failed.failed().stream()
+                .findFirst()
                 .flatMap(e -> e.getPayload(TestExecutionResult.class))
                 .flatMap(TestExecutionResult::getThrowable);
     }
 
     private static String rule(Event e) {
-        return e.getTestDescriptor().getSource().filter(org.junit.platform.engine.support.descriptor.MethodSource.class::isInstance)
-                .map(s -> ((org.junit.platform.engine.support.descriptor.MethodSource) s).getMethodName()).orElse(e.getTestDescriptor().getDisplayName());
+        return e.getTestDescriptor()
+                .getSource()
+                .filter(org.junit.platform.engine.support.descriptor.MethodSource.class::isInstance)
+                .map(s -> ((org.junit.platform.engine.support.descriptor.MethodSource) s).getMethodName())
+                .orElse(e.getTestDescriptor().getDisplayName());
     }
 
     private static Events run(Class<? extends LockContract> contract, String rule) {
@@ -200,8 +266,14 @@ class BrokenProvidersTest {
     }
 
     private static String describe(Events events) {
-        return events.failed().stream().map(e -> rule(e) + ": " + e.getPayload(TestExecutionResult.class)
-                .flatMap(TestExecutionResult::getThrowable).map(Throwable::toString).orElse("?")).toList().toString();
+        return events.failed().stream()
+                .map(e -> rule(e) + ": "
+                        + e.getPayload(TestExecutionResult.class)
+                                .flatMap(TestExecutionResult::getThrowable)
+                                .map(Throwable::toString)
+                                .orElse("?"))
+                .toList()
+                .toString();
     }
 
     private static Class<? extends LockContract> contractFor(Breakage breakage) {

@@ -238,7 +238,9 @@ enum Flaw {
 
                 @Override
                 public List<RenewOutcome> renew(List<HeldLease> leases) {
-                    return sound.renew(leases.stream().map(l -> l.withLease(l.lease().multipliedBy(1000))).toList());
+                    return sound.renew(leases.stream()
+                            .map(l -> l.withLease(l.lease().multipliedBy(1000)))
+                            .toList());
                 }
             };
         }
@@ -251,7 +253,8 @@ enum Flaw {
             return new ForwardingLockBackend(sound) {
                 @Override
                 public List<RenewOutcome> renew(List<HeldLease> leases) {
-                    List<RenewOutcome> out = new ArrayList<>(sound.renew(leases.subList(0, Math.min(100, leases.size()))));
+                    List<RenewOutcome> out =
+                            new ArrayList<>(sound.renew(leases.subList(0, Math.min(100, leases.size()))));
                     out.addAll(Collections.nCopies(leases.size() - out.size(), RenewOutcome.RENEWED));
                     return out;
                 }
@@ -269,11 +272,13 @@ enum Flaw {
                 public AcquireResult tryAcquire(AcquireRequest r) {
                     AcquireResult result = sound.tryAcquire(r);
                     if (result instanceof Grant) {
-                        Thread t = new Thread(() -> {
-                            while (!Thread.currentThread().isInterrupted()) {
-                                LockSupport.park();
-                            }
-                        }, "keep-alive " + r.key());
+                        Thread t = new Thread(
+                                () -> {
+                                    while (!Thread.currentThread().isInterrupted()) {
+                                        LockSupport.park();
+                                    }
+                                },
+                                "keep-alive " + r.key());
                         t.setDaemon(true);
                         t.start();
                         keepAlives.put(r.owner(), t);

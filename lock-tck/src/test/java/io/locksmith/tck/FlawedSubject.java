@@ -31,18 +31,23 @@ final class FlawedSubject implements TckSubject {
     @Override
     public LockClient newClient(LockOptions options) {
         MemoryBackend[] connection = new MemoryBackend[1];
-        LockClient client = LockClient.of(context -> {
-            connection[0] = new MemoryBackend(server, "flawed://" + flaw, context);
-            return flaw.wrap(connection[0]);
-        }, options);
+        LockClient client = LockClient.of(
+                context -> {
+                    connection[0] = new MemoryBackend(server, "flawed://" + flaw, context);
+                    return flaw.wrap(connection[0]);
+                },
+                options);
         connections.put(client, connection[0]);
         return client;
     }
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().minimumLease(MemoryBackend.MINIMUM_LEASE).testLease(Duration.ofSeconds(1))
-                .nativeWakeUp(true).fifo(flaw.queues())
+        return Capabilities.builder()
+                .minimumLease(MemoryBackend.MINIMUM_LEASE)
+                .testLease(Duration.ofSeconds(1))
+                .nativeWakeUp(true)
+                .fifo(flaw.queues())
                 .lacks(Fault.SKEW_WALL_CLOCK) // leases by the server's clock: no client clock to skew
                 .build();
     }
@@ -51,7 +56,8 @@ final class FlawedSubject implements TckSubject {
     @Override
     public Optional<SecretUri> secretUri() {
         String user = "kit:" + FlawedProvider.PASSWORD + "@";
-        return Optional.of(new SecretUri("flawed://" + user + flaw, FlawedProvider.PASSWORD, "flawed://" + user + flaw + ":1"));
+        return Optional.of(
+                new SecretUri("flawed://" + user + flaw, FlawedProvider.PASSWORD, "flawed://" + user + flaw + ":1"));
     }
 
     @Override

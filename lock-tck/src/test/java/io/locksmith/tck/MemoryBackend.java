@@ -118,9 +118,13 @@ final class MemoryBackend implements LockBackend {
         return Optional.of(key -> {
             reachable(key);
             MemoryServer.Entry e = server.holder(key);
-            return replied(e == null ? Optional.<LockInspector.HolderState>empty()
-                    : Optional.of(new LockInspector.HolderState(e.owner(), e.token(),
-                            Duration.ofNanos(Math.max(0, e.expiresAt() - System.nanoTime())))));
+            return replied(
+                    e == null
+                            ? Optional.<LockInspector.HolderState>empty()
+                            : Optional.of(new LockInspector.HolderState(
+                                    e.owner(),
+                                    e.token(),
+                                    Duration.ofNanos(Math.max(0, e.expiresAt() - System.nanoTime())))));
         });
     }
 
@@ -134,7 +138,8 @@ final class MemoryBackend implements LockBackend {
     /** The way back from the server: where {@link #delayReplies} makes time pass, as a slow network does. */
     <T> T replied(T answer) {
         long until = System.nanoTime() + replyDelayNanos;
-        for (long left = replyDelayNanos; left > 0 && !Thread.currentThread().isInterrupted();
+        for (long left = replyDelayNanos;
+                left > 0 && !Thread.currentThread().isInterrupted();
                 left = until - System.nanoTime()) {
             LockSupport.parkNanos(left);
         }

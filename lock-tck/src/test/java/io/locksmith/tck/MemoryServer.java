@@ -36,6 +36,7 @@ final class MemoryServer {
     private final Map<String, Entry> entries = new HashMap<>();
     /** Each key's latest grant, kept after release and expiry as a lock table keeps its row. */
     private final Map<String, Entry> lastGrants = new HashMap<>();
+
     private final Map<String, Long> fences = new HashMap<>();
     private final Map<String, List<Runnable>> listeners = new ConcurrentHashMap<>();
     private final Map<String, List<String>> waiting = new HashMap<>();
@@ -94,7 +95,9 @@ final class MemoryServer {
     /** Writes the key for the request's owner with a new token, whoever held it: the second half. */
     synchronized Grant overwrite(AcquireRequest r) {
         long token = nextToken(r.key());
-        granted(r.key(), new Entry(r.owner(), token, System.nanoTime() + r.lease().toNanos()));
+        granted(
+                r.key(),
+                new Entry(r.owner(), token, System.nanoTime() + r.lease().toNanos()));
         return Grant.of(token);
     }
 

@@ -33,44 +33,91 @@ class NewRulesBrokenProvidersTest {
 
     static Stream<Arguments> breakages() {
         return Stream.of(
-                Arguments.of(RenewKeepsOriginalLease.class, "required_extendToALongerLeaseKeepsTheLockUntilTheNewDeadline", Sound.class),
-                Arguments.of(RenewKeepsOriginalLease.class, "required_extendToAShorterLeaseFreesTheLockAtTheNewDeadline", Sound.class),
-                Arguments.of(LosesOnConnectionError.class, "required_aConnectionCutShorterThanTheLeaseLosesNothing", Sound.class),
-                Arguments.of(UnreachableEndsTheWait.class, "required_aWaitRetriesAnUnreachableBackendUntilTheWaitEnds", Sound.class),
-                Arguments.of(RestartResetsTokens.class, "required_aServerRestartKeepsOrReportsLocksAndLetsWaitersProceed", Sound.class),
-                Arguments.of(AbandonDoesNothing.class, "required_anAttemptGivenUpWithItsReplyOutstandingLeavesTheLockTakeable", Sound.class),
-                Arguments.of(QueuedGrantConfirmedAtReply.class, "required_aHoldersDeadlineCountsFromTheRequestsSendNotItsReply", SoundQueued.class),
-                Arguments.of(GrantsARemovedWaiter.class, "optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder", SoundQueued.class),
-                Arguments.of(CancelLeavesQueueEntry.class, "required_aTimedOutWaitLeavesTheLockTakeable", SoundQueued.class),
-                Arguments.of(CancelLeavesQueueEntry.class, "required_anInterruptedWaitLeavesTheLockTakeable", SoundQueued.class),
-                Arguments.of(CancelLeavesQueueEntry.class, "required_aWaitThatFailedOnABackendErrorLeavesTheLockTakeable", SoundQueued.class),
+                Arguments.of(
+                        RenewKeepsOriginalLease.class,
+                        "required_extendToALongerLeaseKeepsTheLockUntilTheNewDeadline",
+                        Sound.class),
+                Arguments.of(
+                        RenewKeepsOriginalLease.class,
+                        "required_extendToAShorterLeaseFreesTheLockAtTheNewDeadline",
+                        Sound.class),
+                Arguments.of(
+                        LosesOnConnectionError.class,
+                        "required_aConnectionCutShorterThanTheLeaseLosesNothing",
+                        Sound.class),
+                Arguments.of(
+                        UnreachableEndsTheWait.class,
+                        "required_aWaitRetriesAnUnreachableBackendUntilTheWaitEnds",
+                        Sound.class),
+                Arguments.of(
+                        RestartResetsTokens.class,
+                        "required_aServerRestartKeepsOrReportsLocksAndLetsWaitersProceed",
+                        Sound.class),
+                Arguments.of(
+                        AbandonDoesNothing.class,
+                        "required_anAttemptGivenUpWithItsReplyOutstandingLeavesTheLockTakeable",
+                        Sound.class),
+                Arguments.of(
+                        QueuedGrantConfirmedAtReply.class,
+                        "required_aHoldersDeadlineCountsFromTheRequestsSendNotItsReply",
+                        SoundQueued.class),
+                Arguments.of(
+                        GrantsARemovedWaiter.class,
+                        "optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder",
+                        SoundQueued.class),
+                Arguments.of(
+                        CancelLeavesQueueEntry.class, "required_aTimedOutWaitLeavesTheLockTakeable", SoundQueued.class),
+                Arguments.of(
+                        CancelLeavesQueueEntry.class,
+                        "required_anInterruptedWaitLeavesTheLockTakeable",
+                        SoundQueued.class),
+                Arguments.of(
+                        CancelLeavesQueueEntry.class,
+                        "required_aWaitThatFailedOnABackendErrorLeavesTheLockTakeable",
+                        SoundQueued.class),
                 // rules that guard the core: the same sound reference behind a client wrong in the core's part
-                Arguments.of(CallbacksOnAnIoThread.class, "required_lossCallbacksRunOnTheCoresWorkersAndMayBlock", Sound.class),
+                Arguments.of(
+                        CallbacksOnAnIoThread.class,
+                        "required_lossCallbacksRunOnTheCoresWorkersAndMayBlock",
+                        Sound.class),
                 Arguments.of(CloseLeavesWaitsRunning.class, "required_closingAClientEndsItsWaitsPromptly", Sound.class),
-                Arguments.of(AsLockKeepsTheLocalLockOnError.class, "required_asLockAfterABackendErrorNeitherFakesNorWedgesTheLock", Sound.class));
+                Arguments.of(
+                        AsLockKeepsTheLocalLockOnError.class,
+                        "required_asLockAfterABackendErrorNeitherFakesNorWedgesTheLock",
+                        Sound.class));
     }
 
     @ParameterizedTest(name = "{0} fails {1}")
     @MethodSource("breakages")
-    void aBrokenProviderFailsTheNewRuleItBreaks(Class<? extends LockContract> broken, String rule,
-            Class<? extends LockContract> sound) {
+    void aBrokenProviderFailsTheNewRuleItBreaks(
+            Class<? extends LockContract> broken, String rule, Class<? extends LockContract> sound) {
         Events events = run(broken, rule);
-        assertEquals(1, events.failed().count(), broken.getSimpleName() + " must fail " + rule + ": " + describe(events));
+        assertEquals(
+                1, events.failed().count(), broken.getSimpleName() + " must fail " + rule + ": " + describe(events));
         String why = failureMessage(events);
-        assertTrue(why.startsWith("[reference/") && why.contains("] " + rule + ": "),
+        assertTrue(
+                why.startsWith("[reference/") && why.contains("] " + rule + ": "),
                 "the failure must name the provider and the rule: " + why);
 
         Events passing = run(sound, rule);
-        assertEquals(1, passing.succeeded().count(), "the unbroken " + sound.getSimpleName() + " must pass " + rule + ": "
-                + describe(passing));
+        assertEquals(
+                1,
+                passing.succeeded().count(),
+                "the unbroken " + sound.getSimpleName() + " must pass " + rule + ": " + describe(passing));
     }
 
     static Stream<String> newRules() {
-        return Stream.of(ExtendRules.class, OutageRules.class, GiveUpRules.class, QueueRules.class, AdapterRules.class,
-                LossRules.class)
+        return Stream.of(
+                        ExtendRules.class,
+                        OutageRules.class,
+                        GiveUpRules.class,
+                        QueueRules.class,
+                        AdapterRules.class,
+                        LossRules.class)
                 .flatMap(group -> Arrays.stream(group.getDeclaredMethods()))
                 .filter(m -> m.isAnnotationPresent(org.junit.jupiter.api.Test.class))
-                .map(Method::getName).sorted();
+                .map(Method::getName)
+                .sorted();
     }
 
     @ParameterizedTest(name = "the queued reference passes {0}")
@@ -82,7 +129,9 @@ class NewRulesBrokenProvidersTest {
     }
 
     static Stream<String> hookedRules() {
-        return Stream.of("required_leasesIgnoreClientWallClocks", "required_aServerRestartKeepsOrReportsLocksAndLetsWaitersProceed",
+        return Stream.of(
+                "required_leasesIgnoreClientWallClocks",
+                "required_aServerRestartKeepsOrReportsLocksAndLetsWaitersProceed",
                 "required_anAttemptGivenUpWithItsReplyOutstandingLeavesTheLockTakeable",
                 "required_stateRemovedBehindTheHolderIsReportedLostOnce",
                 "required_noMessageToStringOrLogLineShowsACredential");
@@ -92,10 +141,13 @@ class NewRulesBrokenProvidersTest {
     @MethodSource("hookedRules")
     void aRuleWhoseHookIsMissingFails(String rule) {
         Events events = run(NoHooks.class, rule);
-        assertEquals(1, events.failed().count(), rule + " must fail when its hook is neither supplied nor declared lacking: "
-                + describe(events));
+        assertEquals(
+                1,
+                events.failed().count(),
+                rule + " must fail when its hook is neither supplied nor declared lacking: " + describe(events));
         String why = failureMessage(events);
-        assertTrue(why.contains("] " + rule + ": the provider supplies no hook to") && why.contains(".lacks(Fault."),
+        assertTrue(
+                why.contains("] " + rule + ": the provider supplies no hook to") && why.contains(".lacks(Fault."),
                 "the failure must name the missing hook and how to declare it: " + why);
     }
 
@@ -103,28 +155,42 @@ class NewRulesBrokenProvidersTest {
     @MethodSource("hookedRules")
     void aRuleWhoseHookIsDeclaredLackingSaysItDidNotRun(String rule) {
         Events events = run(LacksHooks.class, rule);
-        assertEquals(1, events.aborted().count(), rule + " must be skipped when its hook is declared lacking: "
-                + describe(events));
-        String why = events.aborted().stream().findFirst()
-                .flatMap(e -> e.getPayload(TestExecutionResult.class)).flatMap(TestExecutionResult::getThrowable)
-                .map(Throwable::getMessage).orElse("");
-        assertTrue(why.contains("] " + rule + ": skipped, did not run") && why.contains("no hook to"),
+        assertEquals(
+                1,
+                events.aborted().count(),
+                rule + " must be skipped when its hook is declared lacking: " + describe(events));
+        String why = events.aborted().stream()
+                .findFirst()
+                .flatMap(e -> e.getPayload(TestExecutionResult.class))
+                .flatMap(TestExecutionResult::getThrowable)
+                .map(Throwable::getMessage)
+                .orElse("");
+        assertTrue(
+                why.contains("] " + rule + ": skipped, did not run") && why.contains("no hook to"),
                 "the skip must say the rule did not run and which hook it lacks: " + why);
     }
 
     private static Events run(Class<? extends LockContract> contract, String rule) {
-        return EngineTestKit.engine("junit-jupiter").selectors(selectMethod(contract, rule)).execute().testEvents();
+        return EngineTestKit.engine("junit-jupiter")
+                .selectors(selectMethod(contract, rule))
+                .execute()
+                .testEvents();
     }
 
     private static String failureMessage(Events events) {
-        Optional<Throwable> why = events.failed().stream().findFirst()
-                .flatMap(e -> e.getPayload(TestExecutionResult.class)).flatMap(TestExecutionResult::getThrowable);
+        Optional<Throwable> why = events.failed().stream()
+                .findFirst()
+                .flatMap(e -> e.getPayload(TestExecutionResult.class))
+                .flatMap(TestExecutionResult::getThrowable);
         return why.map(Throwable::getMessage).orElse("none");
     }
 
     private static String describe(Events events) {
-        return events.stream().filter(e -> e.getPayload(TestExecutionResult.class).isPresent())
-                .map(Event::toString).toList().toString();
+        return events.stream()
+                .filter(e -> e.getPayload(TestExecutionResult.class).isPresent())
+                .map(Event::toString)
+                .toList()
+                .toString();
     }
 
     // One contract per provider, nested so that the build's own test run does not pick them up.
@@ -224,7 +290,8 @@ class NewRulesBrokenProvidersTest {
     static final class NoHooks extends LockContract {
         @Override
         protected TckSubject subject() {
-            return new Delegating(new ReferenceSubject(Breakage.NONE), Capabilities.builder().build()) {
+            return new Delegating(
+                    new ReferenceSubject(Breakage.NONE), Capabilities.builder().build()) {
                 @Override
                 public Faults faults() {
                     return new Faults() {};
@@ -237,7 +304,9 @@ class NewRulesBrokenProvidersTest {
     static final class LacksHooks extends LockContract {
         @Override
         protected TckSubject subject() {
-            return new Delegating(new ReferenceSubject(Breakage.NONE), Capabilities.builder().lacks(Fault.values()).build());
+            return new Delegating(
+                    new ReferenceSubject(Breakage.NONE),
+                    Capabilities.builder().lacks(Fault.values()).build());
         }
     }
 

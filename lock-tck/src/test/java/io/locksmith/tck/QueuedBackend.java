@@ -79,8 +79,8 @@ final class QueuedBackend extends ForwardingLockBackend implements QueuedAcquire
             try {
                 sound.reachable(request.name());
                 if (!sound.server().queued(request.key(), entry)) {
-                    throw new LockBackendException(description() + ": the queue entry for lock '" + request.name()
-                            + "' is gone");
+                    throw new LockBackendException(
+                            description() + ": the queue entry for lock '" + request.name() + "' is gone");
                 }
                 if (sound.server().acquireAsHead(request, entry, fromTheBack) instanceof Grant g) {
                     granted.complete(sound.replied(g.confirmedAt(sent))); // the grant's way back is delayed too

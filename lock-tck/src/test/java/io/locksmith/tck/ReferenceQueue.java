@@ -119,10 +119,15 @@ final class ReferenceQueue {
     /** @return the grant's way back to its waiter, after the waiter's reply delay */
     private Runnable reply(Waiter w, Grant grant) {
         long delay = w.client.replyDelayNanos;
-        return () -> tick.schedule(() -> {
-            Grant sent = breakage == Breakage.QUEUED_GRANT_CONFIRMED_AT_REPLY ? grant.confirmedAt(System.nanoTime()) : grant;
-            w.granted.complete(sent);
-        }, delay, TimeUnit.NANOSECONDS);
+        return () -> tick.schedule(
+                () -> {
+                    Grant sent = breakage == Breakage.QUEUED_GRANT_CONFIRMED_AT_REPLY
+                            ? grant.confirmedAt(System.nanoTime())
+                            : grant;
+                    w.granted.complete(sent);
+                },
+                delay,
+                TimeUnit.NANOSECONDS);
     }
 
     private void dispatchAll() {
@@ -144,8 +149,8 @@ final class ReferenceQueue {
                 return;
             }
         }
-        gone.forEach(w -> w.granted.completeExceptionally(
-                new LockBackendException("reference backend: queue entry of lock '" + w.request.name() + "' was removed")));
+        gone.forEach(w -> w.granted.completeExceptionally(new LockBackendException(
+                "reference backend: queue entry of lock '" + w.request.name() + "' was removed")));
     }
 
     /** A restart loses every queue; each waiter's ticket fails, and the core queues it again. */

@@ -62,7 +62,8 @@ final class ReferenceSubject implements TckSubject {
         CANCEL_LEAVES_QUEUE_ENTRY;
 
         boolean queued() {
-            return this == QUEUED_GRANT_CONFIRMED_AT_REPLY || this == GRANTS_A_REMOVED_WAITER
+            return this == QUEUED_GRANT_CONFIRMED_AT_REPLY
+                    || this == GRANTS_A_REMOVED_WAITER
                     || this == CANCEL_LEAVES_QUEUE_ENTRY;
         }
     }
@@ -169,7 +170,9 @@ final class ReferenceSubject implements TckSubject {
     /** The server's clock, unless the breakage makes a client's own (skewed) wall clock count. */
     private long now(Backend client) {
         long wall = System.currentTimeMillis();
-        return breakage == Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK && client != null ? wall + client.clockOffsetMillis : wall;
+        return breakage == Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK && client != null
+                ? wall + client.clockOffsetMillis
+                : wall;
     }
 
     synchronized boolean isFree(String key) {
@@ -191,7 +194,8 @@ final class ReferenceSubject implements TckSubject {
 
     private AcquireResult acquire(Backend client, AcquireRequest r) {
         if (queue != null && queue.hasWaiters(r.key())) {
-            return Held.UNKNOWN; // waiters are served first; asked outside this lock, which the queue takes inside its own
+            return Held
+                    .UNKNOWN; // waiters are served first; asked outside this lock, which the queue takes inside its own
         }
         return take(client, r);
     }
@@ -208,7 +212,10 @@ final class ReferenceSubject implements TckSubject {
             return Grant.of(e.token);
         }
         long token = breakage == Breakage.TOKEN_NOT_INCREASING ? 1 : ++tokens;
-        entries.put(r.key(), new Entry(r.owner(), token, now + r.lease().toMillis(), r.lease().toMillis()));
+        entries.put(
+                r.key(),
+                new Entry(
+                        r.owner(), token, now + r.lease().toMillis(), r.lease().toMillis()));
         return Grant.of(token);
     }
 
@@ -220,7 +227,9 @@ final class ReferenceSubject implements TckSubject {
             return breakage == Breakage.LOSS_NEVER_REPORTED ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED;
         }
         if (breakage != Breakage.RENEWAL_NEVER_RUNS) {
-            long lease = breakage == Breakage.RENEW_KEEPS_ORIGINAL_LEASE ? e.grantedLeaseMillis : l.lease().toMillis();
+            long lease = breakage == Breakage.RENEW_KEEPS_ORIGINAL_LEASE
+                    ? e.grantedLeaseMillis
+                    : l.lease().toMillis();
             entries.put(l.key(), new Entry(l.owner(), e.token, now + lease, e.grantedLeaseMillis));
         }
         return RenewOutcome.RENEWED;

@@ -56,7 +56,8 @@ final class Rewritten extends ForwardingLockBackend {
     }
 
     private AcquireRequest rewrite(AcquireRequest r) {
-        return AcquireRequest.of(key.apply(r.key()), r.name(), owner.apply(r.owner()), r.lease()).withHold(r.hold());
+        return AcquireRequest.of(key.apply(r.key()), r.name(), owner.apply(r.owner()), r.lease())
+                .withHold(r.hold());
     }
 
     private HeldLease rewrite(HeldLease l) {

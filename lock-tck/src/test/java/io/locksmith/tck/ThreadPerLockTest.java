@@ -13,7 +13,10 @@ class ThreadPerLockTest {
 
     @Test
     void aProviderWithAThreadPerLockFailsTheManyLocksRule() {
-        BrokenProvidersTest.assertFailsFor(Flaw.THREAD_PER_LOCK, "required_aThousandLocksStayHeldByOneClient",
-                AssertionFailedError.class, "renewal needs no thread per lock");
+        BrokenProvidersTest.assertFailsFor(
+                Flaw.THREAD_PER_LOCK,
+                "required_aThousandLocksStayHeldByOneClient",
+                AssertionFailedError.class,
+                "renewal needs no thread per lock");
     }
 }

@@ -13,6 +13,7 @@ final class AzuriteRecipe implements Recipe {
 
     /** Azurite's fixed development account; its key is public, printed in Azure's own docs. */
     static final String ACCOUNT = "devstoreaccount1";
+
     static final String ACCOUNT_KEY =
             "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
@@ -35,8 +36,17 @@ final class AzuriteRecipe implements Recipe {
 
     @Override
     public List<String> command(Path dir, int port) {
-        return List.of(binary.toString(), "--blobHost", LocalServer.HOST, "--blobPort", Integer.toString(port),
-                "--location", dir.resolve("data").toString(), "--silent", "--skipApiVersionCheck", "--loose");
+        return List.of(
+                binary.toString(),
+                "--blobHost",
+                LocalServer.HOST,
+                "--blobPort",
+                Integer.toString(port),
+                "--location",
+                dir.resolve("data").toString(),
+                "--silent",
+                "--skipApiVersionCheck",
+                "--loose");
     }
 
     @Override
@@ -47,7 +57,9 @@ final class AzuriteRecipe implements Recipe {
 
     private static String serverHeader(int port) throws IOException {
         return Probes.http("GET", "http://" + LocalServer.HOST + ":" + port + "/" + ACCOUNT + "?comp=list", null)
-                .headers().firstValue("Server").orElse("");
+                .headers()
+                .firstValue("Server")
+                .orElse("");
     }
 
     @Override

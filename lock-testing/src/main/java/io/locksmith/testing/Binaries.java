@@ -15,8 +15,7 @@ final class Binaries {
     // Debian puts daemons such as mariadbd in /usr/sbin, which a non-root PATH may lack
     private static final List<String> EXTRA_DIRS = List.of("/usr/local/sbin", "/usr/sbin", "/sbin");
 
-    private Binaries() {
-    }
+    private Binaries() {}
 
     /** The executable of that name on the PATH or in the sbin directories. */
     static Optional<Path> find(String name) {
@@ -60,8 +59,10 @@ final class Binaries {
 
     /** Runs a set-up command to completion; its output goes to the log. */
     static void run(String what, List<String> command, Path log) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -73,8 +74,7 @@ final class Binaries {
             throw new IOException("interrupted", e);
         }
         if (process.exitValue() != 0) {
-            throw new IOException(what + " exited with " + process.exitValue() + ":\n"
-                    + ServerProcess.tail(log, 20));
+            throw new IOException(what + " exited with " + process.exitValue() + ":\n" + ServerProcess.tail(log, 20));
         }
     }
 }

@@ -76,8 +76,10 @@ final class ClusterNodes {
                 }
             }
         }
-        throw new TestServerException("redis cluster: no serving node answered CLUSTER NODES"
-                + (last == null ? "" : " (last attempt: " + last + ")"), last);
+        throw new TestServerException(
+                "redis cluster: no serving node answered CLUSTER NODES"
+                        + (last == null ? "" : " (last attempt: " + last + ")"),
+                last);
     }
 
     // <id> <ip:port@cport[,hostname]> <flags> <master> <ping-sent> <pong-recv> <epoch> <link> <slot>...
@@ -117,11 +119,15 @@ final class ClusterNodes {
 
     /** The replica this view gives the master, if it has one. */
     Optional<Node> replicaOf(Node master) {
-        return nodes.stream().filter(n -> n.masterId().equals(master.id()) && !n.master()).findFirst();
+        return nodes.stream()
+                .filter(n -> n.masterId().equals(master.id()) && !n.master())
+                .findFirst();
     }
 
     Node myself() {
-        return nodes.stream().filter(n -> n.flags().contains("myself")).findFirst()
+        return nodes.stream()
+                .filter(n -> n.flags().contains("myself"))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("CLUSTER NODES without a 'myself' line"));
     }
 }

@@ -42,35 +42,52 @@ final class ContainerServer extends UncontrolledServer {
     static ContainerServer start(Backend backend) {
         long since = System.nanoTime();
         GenericContainer<?> container = switch (backend) {
-            case REDIS -> new GenericContainer<>(DockerImageName.parse("redis:7.0"))
-                    .withExposedPorts(6379);
-            case ETCD -> new GenericContainer<>(DockerImageName.parse("quay.io/coreos/etcd:v3.4.23"))
-                    .withExposedPorts(2379)
-                    .withCommand("etcd", "--listen-client-urls", "http://0.0.0.0:2379",
-                            "--advertise-client-urls", "http://0.0.0.0:2379");
-            case ZOOKEEPER -> new GenericContainer<>(DockerImageName.parse("zookeeper:3.8"))
-                    .withExposedPorts(2181);
-            case POSTGRES -> new GenericContainer<>(DockerImageName.parse("postgres:15"))
-                    .withExposedPorts(5432)
-                    .withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
-                    .waitingFor(Wait.forLogMessage(".*ready to accept connections.*", 2));
-            case MARIADB -> new GenericContainer<>(DockerImageName.parse("mariadb:10.11"))
-                    .withExposedPorts(3306)
-                    .withEnv("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1")
-                    .withEnv("MARIADB_DATABASE", "test")
-                    .waitingFor(Wait.forLogMessage(".*ready for connections.*", 2));
-            case AZURITE -> new GenericContainer<>(DockerImageName.parse("mcr.microsoft.com/azure-storage/azurite:3.34.0"))
-                    .withExposedPorts(10000)
-                    .withCommand("azurite-blob", "--blobHost", "0.0.0.0", "--blobPort", "10000",
-                            "--skipApiVersionCheck", "--loose");
+            case REDIS -> new GenericContainer<>(DockerImageName.parse("redis:7.0")).withExposedPorts(6379);
+            case ETCD ->
+                new GenericContainer<>(DockerImageName.parse("quay.io/coreos/etcd:v3.4.23"))
+                        .withExposedPorts(2379)
+                        .withCommand(
+                                "etcd",
+                                "--listen-client-urls",
+                                "http://0.0.0.0:2379",
+                                "--advertise-client-urls",
+                                "http://0.0.0.0:2379");
+            case ZOOKEEPER -> new GenericContainer<>(DockerImageName.parse("zookeeper:3.8")).withExposedPorts(2181);
+            case POSTGRES ->
+                new GenericContainer<>(DockerImageName.parse("postgres:15"))
+                        .withExposedPorts(5432)
+                        .withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
+                        .waitingFor(Wait.forLogMessage(".*ready to accept connections.*", 2));
+            case MARIADB ->
+                new GenericContainer<>(DockerImageName.parse("mariadb:10.11"))
+                        .withExposedPorts(3306)
+                        .withEnv("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1")
+                        .withEnv("MARIADB_DATABASE", "test")
+                        .waitingFor(Wait.forLogMessage(".*ready for connections.*", 2));
+            case AZURITE ->
+                new GenericContainer<>(DockerImageName.parse("mcr.microsoft.com/azure-storage/azurite:3.34.0"))
+                        .withExposedPorts(10000)
+                        .withCommand(
+                                "azurite-blob",
+                                "--blobHost",
+                                "0.0.0.0",
+                                "--blobPort",
+                                "10000",
+                                "--skipApiVersionCheck",
+                                "--loose");
         };
         container.withStartupTimeout(Duration.ofSeconds(180));
         Reaper.closeAtExit(container);
         container.start();
         String image = container.getDockerImageName();
         String version = image.substring(image.lastIndexOf(':') + 1);
-        LOG.info("{} {} ready in a container on {}:{} in {} ms", backend.displayName(), version, container.getHost(),
-                container.getFirstMappedPort(), (System.nanoTime() - since) / 1_000_000);
+        LOG.info(
+                "{} {} ready in a container on {}:{} in {} ms",
+                backend.displayName(),
+                version,
+                container.getHost(),
+                container.getFirstMappedPort(),
+                (System.nanoTime() - since) / 1_000_000);
         return new ContainerServer(backend, container, version);
     }
 

@@ -43,18 +43,30 @@ final class EtcdRecipe implements Recipe {
     @Override
     public List<String> command(Path dir, int port) {
         String clientUrl = "http://" + LocalServer.HOST + ":" + port;
-        return List.of(binary.toString(),
-                "--name", memberName,
-                "--data-dir", dir.resolve("data").toString(),
-                "--listen-client-urls", clientUrl,
-                "--advertise-client-urls", clientUrl,
-                "--listen-peer-urls", peerUrl(peerPort),
-                "--initial-advertise-peer-urls", peerUrl(peerPort),
-                "--initial-cluster", initialCluster,
-                "--initial-cluster-state", "new",
-                "--initial-cluster-token", clusterToken,
-                "--logger", "zap",
-                "--log-level", "warn");
+        return List.of(
+                binary.toString(),
+                "--name",
+                memberName,
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--listen-client-urls",
+                clientUrl,
+                "--advertise-client-urls",
+                clientUrl,
+                "--listen-peer-urls",
+                peerUrl(peerPort),
+                "--initial-advertise-peer-urls",
+                peerUrl(peerPort),
+                "--initial-cluster",
+                initialCluster,
+                "--initial-cluster-state",
+                "new",
+                "--initial-cluster-token",
+                clusterToken,
+                "--logger",
+                "zap",
+                "--log-level",
+                "warn");
     }
 
     @Override
@@ -65,13 +77,15 @@ final class EtcdRecipe implements Recipe {
 
     @Override
     public String version(int port) throws IOException {
-        Matcher m = VERSION.matcher(Probes.http("GET", base(port) + "/version", null).body());
+        Matcher m = VERSION.matcher(
+                Probes.http("GET", base(port) + "/version", null).body());
         return m.find() ? m.group(1) : "unknown";
     }
 
     /** This member's id and the id of the leader it knows, through the v3 JSON gateway. */
     static long[] memberAndLeader(int port) throws IOException {
-        String status = Probes.http("POST", base(port) + "/v3/maintenance/status", "{}").body();
+        String status =
+                Probes.http("POST", base(port) + "/v3/maintenance/status", "{}").body();
         Matcher member = MEMBER_ID.matcher(status);
         Matcher leader = LEADER.matcher(status);
         if (!member.find() || !leader.find()) {

@@ -50,8 +50,7 @@ final class FreePorts {
     private static final List<FileChannel> HELD = new ArrayList<>();
     private static int nextCandidate = FIRST;
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     static synchronized int next() {
         while (nextCandidate <= LAST) {
@@ -74,8 +73,8 @@ final class FreePorts {
         FileChannel channel;
         try {
             Files.createDirectories(CLAIMS);
-            channel = FileChannel.open(CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
             // such as a claim file another user made: not ours to take
             return false;
@@ -107,8 +106,10 @@ final class FreePorts {
 
     private static int[] ephemeralRange() {
         try {
-            String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
-                    .trim().split("\\s+");
+            String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .get(0)
+                    .trim()
+                    .split("\\s+");
             return new int[] {Integer.parseInt(range[0]), Integer.parseInt(range[1])};
         } catch (IOException | RuntimeException e) {
             return USUAL_EPHEMERAL;

@@ -24,7 +24,10 @@ final class LocalCluster implements TestCluster {
         long since = System.nanoTime();
         members.forEach(LocalServer::launch);
         members.forEach(member -> member.awaitReady(since));
-        LOG.info("{} cluster of {} ready in {} ms", backend.displayName(), members.size(),
+        LOG.info(
+                "{} cluster of {} ready in {} ms",
+                backend.displayName(),
+                members.size(),
                 (System.nanoTime() - since) / 1_000_000);
         return this;
     }
@@ -63,7 +66,8 @@ final class LocalCluster implements TestCluster {
                 continue;
             }
             try {
-                long[] memberAndLeader = EtcdRecipe.memberAndLeader(members.get(i).port());
+                long[] memberAndLeader =
+                        EtcdRecipe.memberAndLeader(members.get(i).port());
                 ids[i] = memberAndLeader[0];
                 leaderId = leaderId != 0 ? leaderId : memberAndLeader[1];
             } catch (IOException e) {

@@ -47,18 +47,28 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
             ids[i] = String.valueOf(command(nodes.get(i), "CLUSTER", "MYID"));
         }
         for (int i = 0; i < MASTERS; i++) {
-            command(nodes.get(i), "CLUSTER", "ADDSLOTSRANGE",
-                    Integer.toString(SLOTS * i / MASTERS), Integer.toString(SLOTS * (i + 1) / MASTERS - 1));
+            command(
+                    nodes.get(i),
+                    "CLUSTER",
+                    "ADDSLOTSRANGE",
+                    Integer.toString(SLOTS * i / MASTERS),
+                    Integer.toString(SLOTS * (i + 1) / MASTERS - 1));
         }
         for (int i = 1; i < nodes.size(); i++) {
-            command(nodes.get(0), "CLUSTER", "MEET", LocalServer.HOST, Integer.toString(nodes.get(i).port()),
+            command(
+                    nodes.get(0),
+                    "CLUSTER",
+                    "MEET",
+                    LocalServer.HOST,
+                    Integer.toString(nodes.get(i).port()),
                     Integer.toString(busPorts[i]));
         }
         for (int i = MASTERS; i < nodes.size(); i++) {
             LocalServer replica = nodes.get(i);
             String masterId = ids[i - MASTERS];
-            until("redis cluster: " + replica.name() + " learns of its master", () -> ClusterNodes.of(replica.port())
-                    .byId(masterId).isPresent());
+            until(
+                    "redis cluster: " + replica.name() + " learns of its master",
+                    () -> ClusterNodes.of(replica.port()).byId(masterId).isPresent());
             command(replica, "CLUSTER", "REPLICATE", masterId);
         }
         until("redis cluster: every node sees three masters with their synced replicas", () -> {
@@ -71,23 +81,33 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
                 for (int i = 0; i < MASTERS; i++) {
                     Optional<ClusterNodes.Node> master = view.byId(ids[i]);
                     Optional<ClusterNodes.Node> replica = view.byId(ids[i + MASTERS]);
-                    if (master.isEmpty() || !master.get().master() || master.get().failing() || replica.isEmpty()
-                            || !replica.get().masterId().equals(ids[i]) || replica.get().failing()) {
+                    if (master.isEmpty()
+                            || !master.get().master()
+                            || master.get().failing()
+                            || replica.isEmpty()
+                            || !replica.get().masterId().equals(ids[i])
+                            || replica.get().failing()) {
                         return false;
                     }
                 }
                 return true;
             });
         });
-        LOG.info("redis cluster of {} masters and {} replicas ready in {} ms: {}", MASTERS, nodes.size() - MASTERS,
-                (System.nanoTime() - since) / 1_000_000, nodes);
+        LOG.info(
+                "redis cluster of {} masters and {} replicas ready in {} ms: {}",
+                MASTERS,
+                nodes.size() - MASTERS,
+                (System.nanoTime() - since) / 1_000_000,
+                nodes);
         return this;
     }
 
     @Override
     public String uri() {
-        return "redis-cluster://" + nodes.subList(0, MASTERS).stream().map(n -> n.host() + ":" + n.port())
-                .collect(Collectors.joining(","));
+        return "redis-cluster://"
+                + nodes.subList(0, MASTERS).stream()
+                        .map(n -> n.host() + ":" + n.port())
+                        .collect(Collectors.joining(","));
     }
 
     @Override
@@ -100,7 +120,9 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
         ClusterNodes view = view();
         List<TestServer> masters = new ArrayList<>();
         for (LocalServer node : nodes) {
-            view.byPort(node.port()).filter(n -> n.master() && !n.slots().isEmpty() && !n.flags().contains("fail"))
+            view.byPort(node.port())
+                    .filter(n ->
+                            n.master() && !n.slots().isEmpty() && !n.flags().contains("fail"))
                     .ifPresent(n -> masters.add(node));
         }
         return masters;
@@ -110,8 +132,10 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
     public TestServer replicaOf(TestServer master) {
         ClusterNodes view = view();
         ClusterNodes.Node m = node(view, master);
-        return view.replicaOf(m).map(r -> local(r.port())).orElseThrow(() -> new TestServerException(
-                "redis cluster: " + master + " has no replica (was its replica promoted, and it not rejoined?)"));
+        return view.replicaOf(m)
+                .map(r -> local(r.port()))
+                .orElseThrow(() -> new TestServerException("redis cluster: " + master
+                        + " has no replica (was its replica promoted, and it not rejoined?)"));
     }
 
     @Override
@@ -126,8 +150,9 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
     @Override
     public TestServer masterOf(String key) {
         int slot = slotOf(key);
-        return view().masterOf(slot).map(n -> local(n.port())).orElseThrow(() -> new TestServerException(
-                "redis cluster: no master serves slot " + slot));
+        return view().masterOf(slot)
+                .map(n -> local(n.port()))
+                .orElseThrow(() -> new TestServerException("redis cluster: no master serves slot " + slot));
     }
 
     @Override
@@ -137,10 +162,20 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
         int slot = old.slots().isEmpty() ? -1 : old.slots().get(0)[0];
         long since = System.nanoTime();
         local(master.port()).kill();
-        until("redis cluster: " + replica.name() + " takes over from the killed " + master, () ->
-                everyServingNode(view -> view.byPort(replica.port()).map(ClusterNodes.Node::master).orElse(false)
-                        && (slot < 0 || view.masterOf(slot).map(n -> n.port() == replica.port()).orElse(false))));
-        LOG.info("redis cluster: {} took over from {} in {} ms", replica, master, (System.nanoTime() - since) / 1_000_000);
+        until(
+                "redis cluster: " + replica.name() + " takes over from the killed " + master,
+                () -> everyServingNode(view -> view.byPort(replica.port())
+                                .map(ClusterNodes.Node::master)
+                                .orElse(false)
+                        && (slot < 0
+                                || view.masterOf(slot)
+                                        .map(n -> n.port() == replica.port())
+                                        .orElse(false))));
+        LOG.info(
+                "redis cluster: {} took over from {} in {} ms",
+                replica,
+                master,
+                (System.nanoTime() - since) / 1_000_000);
         return replica;
     }
 
@@ -151,9 +186,12 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
             return;
         }
         local.restart();
-        until("redis cluster: " + local.name() + " rejoins as a synced replica", () ->
-                RedisRecipe.linkedToMaster(local.port()) && everyServingNode(view -> view.byPort(local.port())
-                        .map(n -> !n.master() && !n.failing()).orElse(false)));
+        until(
+                "redis cluster: " + local.name() + " rejoins as a synced replica",
+                () -> RedisRecipe.linkedToMaster(local.port())
+                        && everyServingNode(view -> view.byPort(local.port())
+                                .map(n -> !n.master() && !n.failing())
+                                .orElse(false)));
     }
 
     @Override
@@ -179,8 +217,10 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
             replica.resume();
         }
         ClusterNodes.Node m = node(view(), master);
-        until("redis cluster: no node counts the resumed " + master + " as failing", () -> everyServingNode(view ->
-                view.byId(m.id()).map(n -> n.master() && !n.failing()).orElse(false)));
+        until(
+                "redis cluster: no node counts the resumed " + master + " as failing",
+                () -> everyServingNode(view ->
+                        view.byId(m.id()).map(n -> n.master() && !n.failing()).orElse(false)));
         if (replica != null) {
             command(replica, "CONFIG", "SET", "cluster-replica-no-failover", "no");
         }
@@ -191,7 +231,8 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
         for (LocalServer node : nodes) {
             if (node.serving()) {
                 if (!String.valueOf(Probes.redis(LocalServer.HOST, node.port(), "CLUSTER", "INFO"))
-                        .contains("cluster_state:ok") || !check.test(ClusterNodes.of(node.port()))) {
+                                .contains("cluster_state:ok")
+                        || !check.test(ClusterNodes.of(node.port()))) {
                     return false;
                 }
             }
@@ -221,8 +262,10 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
                 last = e;
             }
             if (System.nanoTime() > deadline) {
-                throw new TestServerException(what + ": not done within " + SETTLE_TIMEOUT.toSeconds() + " s"
-                        + (last == null ? "" : " (last attempt: " + last + ")"), last);
+                throw new TestServerException(
+                        what + ": not done within " + SETTLE_TIMEOUT.toSeconds() + " s"
+                                + (last == null ? "" : " (last attempt: " + last + ")"),
+                        last);
             }
             try {
                 Thread.sleep(50); // the poll interval of a bounded wait
@@ -239,10 +282,12 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
         try {
             reply = Probes.redis(LocalServer.HOST, node.port(), command);
         } catch (IOException e) {
-            throw new TestServerException("redis cluster: " + String.join(" ", command) + " on " + node + " failed: " + e, e);
+            throw new TestServerException(
+                    "redis cluster: " + String.join(" ", command) + " on " + node + " failed: " + e, e);
         }
         if (reply instanceof String text && text.startsWith("-")) {
-            throw new TestServerException("redis cluster: " + String.join(" ", command) + " on " + node + " answered " + text);
+            throw new TestServerException(
+                    "redis cluster: " + String.join(" ", command) + " on " + node + " answered " + text);
         }
         return reply;
     }
@@ -253,18 +298,22 @@ final class LocalRedisClusterGroup implements RedisClusterGroup {
     }
 
     LocalServer anyServing() {
-        return nodes.stream().filter(LocalServer::serving).findFirst()
+        return nodes.stream()
+                .filter(LocalServer::serving)
+                .findFirst()
                 .orElseThrow(() -> new TestServerException("redis cluster: no node is serving"));
     }
 
     LocalServer local(int port) {
-        return nodes.stream().filter(n -> n.port() == port).findFirst()
+        return nodes.stream()
+                .filter(n -> n.port() == port)
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("port " + port + " is not a node of this cluster"));
     }
 
     private static ClusterNodes.Node node(ClusterNodes view, TestServer server) {
-        return view.byPort(server.port()).orElseThrow(() -> new IllegalArgumentException(
-                server + " is not a node of this cluster"));
+        return view.byPort(server.port())
+                .orElseThrow(() -> new IllegalArgumentException(server + " is not a node of this cluster"));
     }
 
     @Override

@@ -42,8 +42,9 @@ final class LocalSentinelGroup implements RedisSentinelGroup {
                 // not yet
             }
             if (System.nanoTime() > deadline) {
-                throw new TestServerException("the redis replica did not sync with its master, or the Sentinel did not list it, within "
-                        + SYNC_TIMEOUT.toSeconds() + " s");
+                throw new TestServerException(
+                        "the redis replica did not sync with its master, or the Sentinel did not list it, within "
+                                + SYNC_TIMEOUT.toSeconds() + " s");
             }
             try {
                 Thread.sleep(50); // the poll interval of a bounded wait

@@ -40,8 +40,10 @@ final class LocalServer implements TestServer {
             try {
                 recipe.prepare(dir, port);
             } catch (IOException e) {
-                throw new TestServerException("could not prepare " + name + " in " + dir + ": " + e.getMessage()
-                        + "\n--- last lines of " + log + " ---\n" + ServerProcess.tail(log, 40), e);
+                throw new TestServerException(
+                        "could not prepare " + name + " in " + dir + ": " + e.getMessage() + "\n--- last lines of "
+                                + log + " ---\n" + ServerProcess.tail(log, 40),
+                        e);
             }
             prepared = true;
         }
@@ -65,8 +67,14 @@ final class LocalServer implements TestServer {
                     } catch (IOException | RuntimeException e) {
                         LOG.debug("{} did not say its version", name, e);
                     }
-                    LOG.info("{} {} ready on {}:{} in {} ms (pid {})", name, version, HOST, port,
-                            (System.nanoTime() - since) / 1_000_000, current.pid());
+                    LOG.info(
+                            "{} {} ready on {}:{} in {} ms (pid {})",
+                            name,
+                            version,
+                            HOST,
+                            port,
+                            (System.nanoTime() - since) / 1_000_000,
+                            current.pid());
                     return;
                 }
             } catch (IOException | RuntimeException e) {
@@ -79,8 +87,10 @@ final class LocalServer implements TestServer {
                 throw new TestServerException("interrupted while waiting for " + name, e);
             }
         }
-        throw failure(name + " did not answer on " + HOST + ":" + port + " within " + READY_TIMEOUT.toSeconds()
-                + " s" + (last == null ? "" : " (last attempt: " + last + ")"), last);
+        throw failure(
+                name + " did not answer on " + HOST + ":" + port + " within " + READY_TIMEOUT.toSeconds() + " s"
+                        + (last == null ? "" : " (last attempt: " + last + ")"),
+                last);
     }
 
     /** Starts the server and waits until it is ready. */
@@ -91,8 +101,8 @@ final class LocalServer implements TestServer {
     }
 
     private TestServerException failure(String message, Exception cause) {
-        return new TestServerException(message + "\n--- last lines of " + log + " ---\n"
-                + ServerProcess.tail(log, 40), cause);
+        return new TestServerException(
+                message + "\n--- last lines of " + log + " ---\n" + ServerProcess.tail(log, 40), cause);
     }
 
     private synchronized ServerProcess currentProcess() {

@@ -33,7 +33,8 @@ final class MariaDbRecipe implements Recipe {
         Optional<Path> installDb = Binaries.findAny("mariadb-install-db", "mysql_install_db");
         Optional<Path> server = Binaries.findAny("mariadbd", "mysqld");
         return installDb.isPresent() && server.isPresent()
-                ? Optional.of(new MariaDbRecipe(installDb.get(), server.get())) : Optional.empty();
+                ? Optional.of(new MariaDbRecipe(installDb.get(), server.get()))
+                : Optional.empty();
     }
 
     private static List<String> userOption() {
@@ -48,9 +49,13 @@ final class MariaDbRecipe implements Recipe {
 
     @Override
     public void prepare(Path dir, int port) throws IOException {
-        List<String> install = new ArrayList<>(List.of(installDb.toString(), "--no-defaults",
-                "--datadir=" + dir.resolve("data"), "--auth-root-authentication-method=normal",
-                "--skip-test-db", "--skip-name-resolve"));
+        List<String> install = new ArrayList<>(List.of(
+                installDb.toString(),
+                "--no-defaults",
+                "--datadir=" + dir.resolve("data"),
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+                "--skip-name-resolve"));
         install.addAll(userOption());
         Binaries.run("mariadb-install-db", install, dir.resolve("mariadb-install-db.log"));
         Files.writeString(dir.resolve("init.sql"), "CREATE DATABASE IF NOT EXISTS test;\n", StandardCharsets.UTF_8);
@@ -58,7 +63,9 @@ final class MariaDbRecipe implements Recipe {
 
     @Override
     public List<String> command(Path dir, int port) {
-        List<String> command = new ArrayList<>(List.of(server.toString(), "--no-defaults",
+        List<String> command = new ArrayList<>(List.of(
+                server.toString(),
+                "--no-defaults",
                 "--datadir=" + dir.resolve("data"),
                 "--port=" + port,
                 "--bind-address=" + LocalServer.HOST,

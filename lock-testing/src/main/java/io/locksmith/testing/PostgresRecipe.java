@@ -52,8 +52,7 @@ final class PostgresRecipe implements Recipe {
                 return Optional.of(dir);
             }
         }
-        return Binaries.find("initdb").map(Path::getParent)
-                .filter(dir -> Files.isExecutable(dir.resolve("postgres")));
+        return Binaries.find("initdb").map(Path::getParent).filter(dir -> Files.isExecutable(dir.resolve("postgres")));
     }
 
     private static int majorVersion(Path bin) {
@@ -85,16 +84,31 @@ final class PostgresRecipe implements Recipe {
     public void prepare(Path dir, int port) throws IOException {
         Path data = Files.createDirectory(dir.resolve("data"));
         if (runningAsRoot()) {
-            UserPrincipal owner = dir.getFileSystem().getUserPrincipalLookupService()
-                    .lookupPrincipalByName(SERVICE_USER);
+            UserPrincipal owner =
+                    dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(SERVICE_USER);
             Files.setOwner(data, owner);
         }
         List<String> initdb = new ArrayList<>(asServiceUser());
-        initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
-                "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"));
+        initdb.addAll(List.of(
+                bin.resolve("initdb").toString(),
+                "-D",
+                data.toString(),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--no-sync"));
         Binaries.run("initdb", initdb, dir.resolve(Backend.POSTGRES.displayName() + "-initdb.log"));
-        String said = new String(new ProcessBuilder(bin.resolve("postgres").toString(), "--version")
-                .redirectErrorStream(true).start().getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String said = new String(
+                new ProcessBuilder(bin.resolve("postgres").toString(), "--version")
+                        .redirectErrorStream(true)
+                        .start()
+                        .getInputStream()
+                        .readAllBytes(),
+                StandardCharsets.UTF_8);
         Matcher m = VERSION.matcher(said);
         version = m.find() ? m.group(1) : "unknown";
     }
@@ -103,13 +117,25 @@ final class PostgresRecipe implements Recipe {
     public List<String> command(Path dir, int port) {
         Path data = dir.resolve("data");
         List<String> command = new ArrayList<>(asServiceUser());
-        command.addAll(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-                "-p", Integer.toString(port),
-                "-c", "listen_addresses=" + LocalServer.HOST,
-                "-c", "unix_socket_directories=" + data,
-                "-c", "max_connections=200",
+        command.addAll(List.of(
+                bin.resolve("postgres").toString(),
+                "-D",
+                data.toString(),
+                "-p",
+                Integer.toString(port),
+                "-c",
+                "listen_addresses=" + LocalServer.HOST,
+                "-c",
+                "unix_socket_directories=" + data,
+                "-c",
+                "max_connections=200",
                 // a killed server's data still survives in the page cache; only a host crash loses it
-                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off"));
         return command;
     }
 

@@ -26,10 +26,10 @@ final class Probes {
     private static final int CONNECT_TIMEOUT_MS = 1_000;
     private static final int READ_TIMEOUT_MS = 2_000;
     private static final HttpClient HTTP = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofMillis(CONNECT_TIMEOUT_MS)).build();
+            .connectTimeout(Duration.ofMillis(CONNECT_TIMEOUT_MS))
+            .build();
 
-    private Probes() {
-    }
+    private Probes() {}
 
     private static Socket connect(String host, int port) throws IOException {
         Socket socket = new Socket();
@@ -49,10 +49,14 @@ final class Probes {
      */
     static Object redis(String host, int port, String... command) throws IOException {
         try (Socket socket = connect(host, port)) {
-            StringBuilder request = new StringBuilder("*").append(command.length).append("\r\n");
+            StringBuilder request =
+                    new StringBuilder("*").append(command.length).append("\r\n");
             for (String part : command) {
-                request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
-                        .append(part).append("\r\n");
+                request.append('$')
+                        .append(part.getBytes(StandardCharsets.UTF_8).length)
+                        .append("\r\n")
+                        .append(part)
+                        .append("\r\n");
             }
             socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.UTF_8));
             return readResp(socket.getInputStream());
@@ -115,8 +119,9 @@ final class Probes {
     static HttpResponse<String> http(String method, String url, String body) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofMillis(READ_TIMEOUT_MS))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString());

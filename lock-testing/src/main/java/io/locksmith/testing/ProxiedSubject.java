@@ -3,7 +3,6 @@ package io.locksmith.testing;
 import io.locksmith.LockClient;
 import io.locksmith.LockOptions;
 import io.locksmith.spi.ForwardingLockBackend;
-import io.locksmith.spi.LockBackend;
 import io.locksmith.tck.Faults;
 import io.locksmith.tck.TckSubject;
 import java.io.IOException;
@@ -90,7 +89,9 @@ public abstract class ProxiedSubject implements TckSubject, Faults {
         Connection[] opened = new Connection[1];
         LockClient client;
         try {
-            client = LockClient.open(uri.apply(proxy.address()), options,
+            client = LockClient.open(
+                    uri.apply(proxy.address()),
+                    options,
                     backend -> opened[0] = new Connection(new StallingBackend(backend, STALL_BOUND), proxy));
         } catch (RuntimeException e) {
             proxy.close();
@@ -176,7 +177,8 @@ public abstract class ProxiedSubject implements TckSubject, Faults {
     private Connection connection(LockClient client) {
         Connection c = connections.get(client);
         if (c == null) {
-            throw new IllegalArgumentException("[" + name + "] kit subject: the client of " + client.backend() + " was not opened by it");
+            throw new IllegalArgumentException(
+                    "[" + name + "] kit subject: the client of " + client.backend() + " was not opened by it");
         }
         return c;
     }

@@ -27,8 +27,7 @@ final class Reaper {
         Runtime.getRuntime().addShutdownHook(new Thread(Reaper::reapAll, "locksmith-test-servers-reaper"));
     }
 
-    private Reaper() {
-    }
+    private Reaper() {}
 
     static void register(ServerProcess process) {
         RUNNING.add(process);

@@ -11,8 +11,7 @@ interface Recipe {
     Backend backend();
 
     /** One-time set-up of a fresh data directory (initdb, configuration files). */
-    default void prepare(Path dir, int port) throws IOException {
-    }
+    default void prepare(Path dir, int port) throws IOException {}
 
     /** The foreground command line that runs the server on the port with data under dir. */
     List<String> command(Path dir, int port);

@@ -108,7 +108,7 @@ public interface RedisClusterGroup {
      * @throws TestServerException if a step fails; the slot may then be left mid-migration
      */
     default void migrateSlot(String key, TestServer toMaster) {
-        migrateSlot(key, toMaster, step -> { });
+        migrateSlot(key, toMaster, step -> {});
     }
 
     /**

@@ -21,7 +21,13 @@ final class RedisRecipe implements Recipe {
 
     static final String MASTER_NAME = "mymaster";
 
-    private enum Role { MASTER, PERSISTENT_MASTER, REPLICA, SENTINEL, CLUSTER_NODE }
+    private enum Role {
+        MASTER,
+        PERSISTENT_MASTER,
+        REPLICA,
+        SENTINEL,
+        CLUSTER_NODE
+    }
 
     private final Path binary;
     private final Role role;
@@ -82,7 +88,8 @@ final class RedisRecipe implements Recipe {
     public void prepare(Path dir, int port) throws IOException {
         if (role == Role.SENTINEL) {
             // the Sentinel rewrites its file as it learns the topology, so it lives in the data dir
-            String conf = String.join("\n",
+            String conf = String.join(
+                    "\n",
                     "port " + port,
                     "bind " + LocalServer.HOST,
                     "dir " + dir,
@@ -99,12 +106,25 @@ final class RedisRecipe implements Recipe {
         if (role == Role.SENTINEL) {
             return List.of(binary.toString(), dir.resolve("sentinel.conf").toString(), "--sentinel");
         }
-        List<String> command = new ArrayList<>(List.of(binary.toString(),
-                "--bind", LocalServer.HOST, "--port", Integer.toString(port), "--dir", dir.toString(),
-                "--save", "", "--appendonly", role == Role.PERSISTENT_MASTER ? "yes" : "no",
-                "--daemonize", "no", "--logfile", "",
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--bind",
+                LocalServer.HOST,
+                "--port",
+                Integer.toString(port),
+                "--dir",
+                dir.toString(),
+                "--save",
+                "",
+                "--appendonly",
+                role == Role.PERSISTENT_MASTER ? "yes" : "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                "",
                 // a master waits 5 s by default for more replicas before a full sync; here there is one
-                "--repl-diskless-sync-delay", "0"));
+                "--repl-diskless-sync-delay",
+                "0"));
         if (role == Role.PERSISTENT_MASTER) {
             command.addAll(List.of("--appendfsync", "always"));
         }
@@ -112,10 +132,19 @@ final class RedisRecipe implements Recipe {
             command.addAll(List.of("--replicaof", LocalServer.HOST, Integer.toString(masterPort)));
         }
         if (role == Role.CLUSTER_NODE) {
-            command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--cluster-port", Integer.toString(busPort),
-                    "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
-                    "--cluster-require-full-coverage", "no", "--cluster-allow-replica-migration", "no"));
+            command.addAll(List.of(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-port",
+                    Integer.toString(busPort),
+                    "--cluster-node-timeout",
+                    Long.toString(nodeTimeout.toMillis()),
+                    "--cluster-require-full-coverage",
+                    "no",
+                    "--cluster-allow-replica-migration",
+                    "no"));
         }
         return command;
     }
@@ -124,7 +153,8 @@ final class RedisRecipe implements Recipe {
     public boolean ready(int port) throws IOException {
         if (role == Role.SENTINEL) {
             return Probes.redis(LocalServer.HOST, port, "SENTINEL", "get-master-addr-by-name", MASTER_NAME)
-                    instanceof List<?> address && address.size() == 2;
+                            instanceof List<?> address
+                    && address.size() == 2;
         }
         return "PONG".equals(Probes.redis(LocalServer.HOST, port, "PING"));
     }

@@ -30,7 +30,8 @@ final class ServerProcess {
     // Signals are ignored: Ctrl-C reaches the whole foreground group, and the watchdog must live
     // until the JVM has closed the pipe. The server's process tree is walked through /proc because
     // PostgreSQL's children leave the server's process group with setsid().
-    private static final String WATCHDOG = String.join("\n",
+    private static final String WATCHDOG = String.join(
+            "\n",
             "log=$1; data=$2; shift 2",
             "trap '' INT TERM HUP QUIT",
             "setsid \"$@\" </dev/null >>\"$log\" 2>&1 &",
@@ -84,12 +85,12 @@ final class ServerProcess {
             Process watchdog = new ProcessBuilder(line)
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            BufferedReader out = new BufferedReader(
-                    new InputStreamReader(watchdog.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(watchdog.getInputStream(), StandardCharsets.UTF_8));
             String pidLine = out.readLine();
             if (pidLine == null) {
-                throw new TestServerException("the watchdog for " + command.get(0)
-                        + " exited before starting it; see " + log);
+                throw new TestServerException(
+                        "the watchdog for " + command.get(0) + " exited before starting it; see " + log);
             }
             ServerProcess started = new ServerProcess(watchdog, Long.parseLong(pidLine.trim()));
             Reaper.register(started);
@@ -106,7 +107,8 @@ final class ServerProcess {
 
     /** Whether the server process still runs (a stopped process counts as running). */
     boolean isAlive() {
-        return watchdog.isAlive() && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return watchdog.isAlive()
+                && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /**
@@ -117,8 +119,9 @@ final class ServerProcess {
         List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(pid)));
         run(command, signal, pid, true);
         List<String> descendants = new ArrayList<>(List.of("kill", "-" + signal));
-        ProcessHandle.of(pid).ifPresent(server -> server.descendants()
-                .forEach(child -> descendants.add(Long.toString(child.pid()))));
+        ProcessHandle.of(pid)
+                .ifPresent(
+                        server -> server.descendants().forEach(child -> descendants.add(Long.toString(child.pid()))));
         if (descendants.size() > 2) {
             // a child may exit between being listed and being signalled (a PostgreSQL backend
             // ending its session): that is no failure, so only the server's own signal must succeed

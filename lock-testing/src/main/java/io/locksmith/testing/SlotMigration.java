@@ -36,10 +36,11 @@ final class SlotMigration {
 
     void run(MigrationHook hook) {
         ClusterNodes view = cluster.view();
-        ClusterNodes.Node owner = view.masterOf(slot).orElseThrow(() -> new TestServerException(
-                "redis cluster: no master serves slot " + slot));
-        ClusterNodes.Node to = view.byPort(target.port()).filter(ClusterNodes.Node::master).orElseThrow(() ->
-                new IllegalArgumentException(target + " is not a master of the cluster"));
+        ClusterNodes.Node owner = view.masterOf(slot)
+                .orElseThrow(() -> new TestServerException("redis cluster: no master serves slot " + slot));
+        ClusterNodes.Node to = view.byPort(target.port())
+                .filter(ClusterNodes.Node::master)
+                .orElseThrow(() -> new IllegalArgumentException(target + " is not a master of the cluster"));
         if (owner.id().equals(to.id())) {
             throw new IllegalArgumentException("slot " + slot + " is already on " + target);
         }
@@ -64,16 +65,24 @@ final class SlotMigration {
         for (LocalServer node : order) {
             LocalRedisClusterGroup.command(node, "CLUSTER", "SETSLOT", id, "NODE", to.id());
         }
-        LocalRedisClusterGroup.until("redis cluster: every node sees slot " + slot + " on " + target,
-                () -> cluster.everyServingNode(v -> v.masterOf(slot).map(n -> n.id().equals(to.id())).orElse(false)));
-        LOG.info("redis cluster: slot {} moved from {} to {} in {} ms", slot, source, target,
+        LocalRedisClusterGroup.until(
+                "redis cluster: every node sees slot " + slot + " on " + target,
+                () -> cluster.everyServingNode(
+                        v -> v.masterOf(slot).map(n -> n.id().equals(to.id())).orElse(false)));
+        LOG.info(
+                "redis cluster: slot {} moved from {} to {} in {} ms",
+                slot,
+                source,
+                target,
                 (System.nanoTime() - since) / 1_000_000);
         if (failed instanceof AssertionError assertion) {
             throw assertion; // a test's own check failed in its hook: report it as the test's failure
         }
         if (failed != null) {
-            throw new TestServerException("redis cluster: the hook of the migration of slot " + slot + " failed"
-                    + " (the migration was finished): " + failed, failed);
+            throw new TestServerException(
+                    "redis cluster: the hook of the migration of slot " + slot + " failed"
+                            + " (the migration was finished): " + failed,
+                    failed);
         }
     }
 
@@ -91,12 +100,13 @@ final class SlotMigration {
 
     private void moveKeys(LocalServer source) {
         while (true) {
-            Object keys = LocalRedisClusterGroup.command(source, "CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), BATCH);
+            Object keys =
+                    LocalRedisClusterGroup.command(source, "CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), BATCH);
             if (!(keys instanceof List<?> list) || list.isEmpty()) {
                 return;
             }
-            List<String> migrate = new ArrayList<>(List.of("MIGRATE", LocalServer.HOST, Integer.toString(target.port()),
-                    "", "0", MIGRATE_TIMEOUT_MS, "KEYS"));
+            List<String> migrate = new ArrayList<>(List.of(
+                    "MIGRATE", LocalServer.HOST, Integer.toString(target.port()), "", "0", MIGRATE_TIMEOUT_MS, "KEYS"));
             list.forEach(key -> migrate.add(String.valueOf(key)));
             LocalRedisClusterGroup.command(source, migrate.toArray(String[]::new));
         }

@@ -77,7 +77,8 @@ public final class StallingBackend extends ForwardingLockBackend {
 
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
-        pass("renewing " + leases.size() + " lease(s), the first of lock '" + leases.get(0).name() + "'");
+        pass("renewing " + leases.size() + " lease(s), the first of lock '"
+                + leases.get(0).name() + "'");
         return super.renew(leases);
     }
 
@@ -128,8 +129,8 @@ public final class StallingBackend extends ForwardingLockBackend {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockBackendException(description() + ": interrupted while the test stalled the connection, "
-                    + what, e);
+            throw new LockBackendException(
+                    description() + ": interrupted while the test stalled the connection, " + what, e);
         }
         throw new LockBackendException(description() + ": no answer within " + bound.toMillis() + " ms for " + what
                 + " (the test stalled the connection)");

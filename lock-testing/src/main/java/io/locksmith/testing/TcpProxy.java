@@ -220,10 +220,13 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void flushLater(SelectionKey server, long delayNanos) {
-        clock.schedule(() -> {
-            tasks.add(() -> flush(server));
-            selector.wakeup();
-        }, delayNanos, TimeUnit.NANOSECONDS);
+        clock.schedule(
+                () -> {
+                    tasks.add(() -> flush(server));
+                    selector.wakeup();
+                },
+                delayNanos,
+                TimeUnit.NANOSECONDS);
     }
 
     /** Sends the held-back replies that are due, in order; runs on the selector thread. */

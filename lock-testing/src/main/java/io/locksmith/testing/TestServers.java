@@ -36,8 +36,7 @@ public final class TestServers {
     private static final Map<String, Object> STARTING = new ConcurrentHashMap<>();
     private static final int CLUSTER_SIZE = 3;
 
-    private TestServers() {
-    }
+    private TestServers() {}
 
     /**
      * A Redis server: {@code redis://127.0.0.1:P}, no persistence.
@@ -59,8 +58,10 @@ public final class TestServers {
      */
     public static TestServer redisWithPersistence() {
         return once("redis-persistent", () -> {
-            LocalServer server = new LocalServer("redis-persistent",
-                    RedisRecipe.persistent(localBinary(Backend.REDIS, "redis-server")), FreePorts.next());
+            LocalServer server = new LocalServer(
+                    "redis-persistent",
+                    RedisRecipe.persistent(localBinary(Backend.REDIS, "redis-server")),
+                    FreePorts.next());
             server.start();
             return server;
         });
@@ -77,9 +78,11 @@ public final class TestServers {
             Path binary = localBinary(Backend.REDIS, "redis-server");
             int masterPort = FreePorts.next();
             return new LocalSentinelGroup(
-                    new LocalServer("redis-master", RedisRecipe.master(binary), masterPort),
-                    new LocalServer("redis-replica", RedisRecipe.replicaOf(binary, masterPort), FreePorts.next()),
-                    new LocalServer("redis-sentinel", RedisRecipe.sentinelOf(binary, masterPort), FreePorts.next()))
+                            new LocalServer("redis-master", RedisRecipe.master(binary), masterPort),
+                            new LocalServer(
+                                    "redis-replica", RedisRecipe.replicaOf(binary, masterPort), FreePorts.next()),
+                            new LocalServer(
+                                    "redis-sentinel", RedisRecipe.sentinelOf(binary, masterPort), FreePorts.next()))
                     .start();
         });
     }
@@ -98,10 +101,13 @@ public final class TestServers {
             int[] busPorts = new int[size];
             for (int i = 0; i < size; i++) {
                 busPorts[i] = FreePorts.next();
-                String name = i < LocalRedisClusterGroup.MASTERS ? "redis-cluster-master-" + (i + 1)
+                String name = i < LocalRedisClusterGroup.MASTERS
+                        ? "redis-cluster-master-" + (i + 1)
                         : "redis-cluster-replica-" + (i - LocalRedisClusterGroup.MASTERS + 1);
-                nodes.add(new LocalServer(name,
-                        RedisRecipe.clusterNode(binary, busPorts[i], LocalRedisClusterGroup.NODE_TIMEOUT), FreePorts.next()));
+                nodes.add(new LocalServer(
+                        name,
+                        RedisRecipe.clusterNode(binary, busPorts[i], LocalRedisClusterGroup.NODE_TIMEOUT),
+                        FreePorts.next()));
             }
             return new LocalRedisClusterGroup(nodes, busPorts).start();
         });
@@ -136,8 +142,10 @@ public final class TestServers {
             List<LocalServer> members = new ArrayList<>();
             for (int i = 0; i < CLUSTER_SIZE; i++) {
                 String name = "etcd-" + (i + 1);
-                members.add(new LocalServer(name,
-                        new EtcdRecipe(binary, name, peerPorts[i], String.join(",", initial), token), FreePorts.next()));
+                members.add(new LocalServer(
+                        name,
+                        new EtcdRecipe(binary, name, peerPorts[i], String.join(",", initial), token),
+                        FreePorts.next()));
             }
             return new LocalCluster(Backend.ETCD, members).start();
         });
@@ -166,7 +174,8 @@ public final class TestServers {
             });
             List<String> serverLines = new ArrayList<>();
             for (int i = 1; i <= CLUSTER_SIZE; i++) {
-                serverLines.add("server." + i + "=" + LocalServer.HOST + ":" + FreePorts.next() + ":" + FreePorts.next());
+                serverLines.add(
+                        "server." + i + "=" + LocalServer.HOST + ":" + FreePorts.next() + ":" + FreePorts.next());
             }
             List<LocalServer> members = new ArrayList<>();
             for (int i = 1; i <= CLUSTER_SIZE; i++) {
@@ -222,8 +231,12 @@ public final class TestServers {
         String external = System.getenv(backend.environmentVariable());
         if (external != null && !external.isBlank()) {
             ExternalServer server = ExternalServer.fromVariable(backend, external.trim());
-            LOG.info("{}: using the external server at {}:{} ({})", backend.displayName(), server.host(),
-                    server.port(), backend.environmentVariable());
+            LOG.info(
+                    "{}: using the external server at {}:{} ({})",
+                    backend.displayName(),
+                    server.host(),
+                    server.port(),
+                    backend.environmentVariable());
             return server;
         }
         LocalRecipes.Found local = LocalRecipes.single(backend);
@@ -248,7 +261,9 @@ public final class TestServers {
     }
 
     private static String localBinaryMissing(Backend backend, String what) {
-        return backend.displayName() + " clusters, groups and servers with persistence run only from a local binary, and " + what + ". Install "
+        return backend.displayName()
+                + " clusters, groups and servers with persistence run only from a local binary, and " + what
+                + ". Install "
                 + backend.installHint() + " (scripts/install-test-servers.sh installs every server the tests"
                 + " need, and scripts/test.sh runs it first).";
     }

@@ -41,8 +41,7 @@ public final class TestServersExtension implements ParameterResolver, AfterEachC
     private static final String USED = "used";
 
     /** Creates the extension; JUnit does this for {@code @ExtendWith(TestServersExtension.class)}. */
-    public TestServersExtension() {
-    }
+    public TestServersExtension() {}
 
     /**
      * Supports {@link TestServer} and {@link TestCluster} parameters (which need {@link Server}) and
@@ -77,8 +76,9 @@ public final class TestServersExtension implements ParameterResolver, AfterEachC
         } else {
             Optional<Server> server = parameter.findAnnotation(Server.class);
             if (server.isEmpty()) {
-                throw new ParameterResolutionException("parameter " + parameter.getParameter().getName() + " of "
-                        + parameter.getDeclaringExecutable() + " needs @Server(Backend.…) to say which server it wants");
+                throw new ParameterResolutionException(
+                        "parameter " + parameter.getParameter().getName() + " of " + parameter.getDeclaringExecutable()
+                                + " needs @Server(Backend.…) to say which server it wants");
             }
             Backend backend = server.get().value();
             if (type == TestServer.class) {
@@ -119,7 +119,7 @@ public final class TestServersExtension implements ParameterResolver, AfterEachC
     @SuppressWarnings("unchecked")
     private static List<Object> used(ExtensionContext context) {
         // keyed by the context's id, so a child's store does not hand out its parent's list
-        return context.getStore(NAMESPACE).computeIfAbsent(USED + context.getUniqueId(),
-                key -> new CopyOnWriteArrayList<>(), List.class);
+        return context.getStore(NAMESPACE)
+                .computeIfAbsent(USED + context.getUniqueId(), key -> new CopyOnWriteArrayList<>(), List.class);
     }
 }

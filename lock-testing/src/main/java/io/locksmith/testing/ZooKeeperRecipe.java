@@ -67,12 +67,18 @@ final class ZooKeeperRecipe implements Recipe {
     public List<String> command(Path dir, int port) {
         String classPath = Files.isRegularFile(SLF4J_SIMPLE) ? JAR + ":" + SLF4J_SIMPLE : JAR.toString();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return List.of(java,
+        return List.of(
+                java,
                 // a small, quick-starting JVM: four of these share two cores with the tests
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+                "-Xmx128m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
                 "-Dzookeeper.jmx.log4j.disable=true",
-                "-cp", classPath,
-                serverLines.isEmpty() ? "org.apache.zookeeper.server.ZooKeeperServerMain"
+                "-cp",
+                classPath,
+                serverLines.isEmpty()
+                        ? "org.apache.zookeeper.server.ZooKeeperServerMain"
                         : "org.apache.zookeeper.server.quorum.QuorumPeerMain",
                 dir.resolve("zoo.cfg").toString());
     }
@@ -97,7 +103,9 @@ final class ZooKeeperRecipe implements Recipe {
         for (String line : Probes.zookeeper(LocalServer.HOST, port, "srvr").split("\n")) {
             if (line.startsWith("Zookeeper version: ")) {
                 Matcher m = VERSION.matcher(line);
-                return m.find() ? m.group() : line.substring("Zookeeper version: ".length()).trim();
+                return m.find()
+                        ? m.group()
+                        : line.substring("Zookeeper version: ".length()).trim();
             }
         }
         return "unknown";

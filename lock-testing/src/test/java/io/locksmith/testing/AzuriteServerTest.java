@@ -39,6 +39,8 @@ class AzuriteServerTest extends ServerContract {
                 .buildClient();
         String name = "selftest-" + CONTAINERS.incrementAndGet();
         blobs.createBlobContainerIfNotExists(name);
-        assertThat(blobs.listBlobContainers()).extracting(BlobContainerItem::getName).contains(name);
+        assertThat(blobs.listBlobContainers())
+                .extracting(BlobContainerItem::getName)
+                .contains(name);
     }
 }

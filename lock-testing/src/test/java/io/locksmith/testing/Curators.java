@@ -8,8 +8,7 @@ import org.apache.curator.retry.RetryOneTime;
 /** Curator clients for the {@code zookeeper://h:p,h:p} URIs the fixtures hand out. */
 final class Curators {
 
-    private Curators() {
-    }
+    private Curators() {}
 
     /** A started client, connected within a few seconds or closed and failed. */
     static CuratorFramework connect(String zookeeperUri) throws InterruptedException {

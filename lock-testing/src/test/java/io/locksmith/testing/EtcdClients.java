@@ -7,8 +7,7 @@ import java.util.Arrays;
 /** jetcd clients for the {@code etcd://h:p,h:p} URIs the fixtures hand out. */
 final class EtcdClients {
 
-    private EtcdClients() {
-    }
+    private EtcdClients() {}
 
     static Client connect(String etcdUri) {
         String[] endpoints = Arrays.stream(etcdUri.substring("etcd://".length()).split(","))

@@ -38,7 +38,8 @@ class EtcdClusterTest {
     @Test
     void keepsServingWithAFollowerPaused(@Server(Backend.ETCD) TestCluster etcd) throws Exception {
         TestServer leader = etcd.leader();
-        TestServer follower = etcd.members().stream().filter(m -> m != leader).findFirst().orElseThrow();
+        TestServer follower =
+                etcd.members().stream().filter(m -> m != leader).findFirst().orElseThrow();
         try (Client client = EtcdClients.connect(etcd.uri())) {
             follower.pause();
             Polls.until(Duration.ofSeconds(30), () -> EtcdServerTest.putAndGet(client, "one member paused"));

@@ -49,8 +49,12 @@ class ExternalServerTest {
     @Test
     void theMissingServerMessageNamesThePackageAndTheInstallScript() {
         assertThat(Binaries.missingMessage(Backend.MARIADB, "mariadbd is not on the PATH"))
-                .contains("mariadb-server", "scripts/install-test-servers.sh", "scripts/test.sh",
-                        "LOCKSMITH_TEST_MARIADB_URI", "Docker");
+                .contains(
+                        "mariadb-server",
+                        "scripts/install-test-servers.sh",
+                        "scripts/test.sh",
+                        "LOCKSMITH_TEST_MARIADB_URI",
+                        "Docker");
         assertThat(Binaries.missingMessage(Backend.AZURITE, "azurite-blob is not on the PATH"))
                 .contains("npm install -g azurite");
     }

@@ -37,8 +37,10 @@ class FreePortsTest {
     @Test
     void portsLieBelowTheKernelsEphemeralRange() throws IOException {
         // the kernel picks ports for binds to port 0 and for outgoing connections from this range
-        String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
-                .trim().split("\\s+");
+        String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                .get(0)
+                .trim()
+                .split("\\s+");
         int low = Integer.parseInt(range[0]);
         int high = Integer.parseInt(range[1]);
         // a kernel that hands out nearly every port leaves no room outside: then any port from 20000 up
@@ -50,7 +52,8 @@ class FreePortsTest {
                         .as("port %d for a test server must lie outside the ephemeral range %d-%d", port, low, high)
                         .isTrue();
             } else {
-                assertThat(port).as("a test server's port, the ephemeral range %d-%d leaving no room", low, high)
+                assertThat(port)
+                        .as("a test server's port, the ephemeral range %d-%d leaving no room", low, high)
                         .isBetween(20_000, 65_535);
             }
         }
@@ -69,7 +72,8 @@ class FreePortsTest {
             for (int i = 0; i < PORTS; i++) {
                 ours.add(FreePorts.next());
             }
-            assertThat(ours).as("ports handed out here while another JVM holds %s", theirs)
+            assertThat(ours)
+                    .as("ports handed out here while another JVM holds %s", theirs)
                     .doesNotContainAnyElementsOf(theirs)
                     .doesNotHaveDuplicates();
         } finally {

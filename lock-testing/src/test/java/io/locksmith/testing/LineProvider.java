@@ -89,8 +89,10 @@ public final class LineProvider implements LockProvider {
 
         @Override
         public AcquireResult tryAcquire(AcquireRequest r) {
-            String[] a = call("lock '" + r.name() + "'", "ACQUIRE", r.key(), r.owner(), r.lease()).split(" ");
-            return a[0].equals("GRANT") ? Grant.of(Long.parseLong(a[1]))
+            String[] a = call("lock '" + r.name() + "'", "ACQUIRE", r.key(), r.owner(), r.lease())
+                    .split(" ");
+            return a[0].equals("GRANT")
+                    ? Grant.of(Long.parseLong(a[1]))
                     : Held.remaining(Duration.ofMillis(Long.parseLong(a[1])));
         }
 
@@ -106,7 +108,8 @@ public final class LineProvider implements LockProvider {
 
         @Override
         public boolean release(HeldLease l) {
-            return call("lock '" + l.name() + "'", "RELEASE", l.key(), l.owner()).equals("OK");
+            return call("lock '" + l.name() + "'", "RELEASE", l.key(), l.owner())
+                    .equals("OK");
         }
 
         /** On a connection of its own: this one may still wait for the given-up attempt's answer. */
@@ -128,7 +131,8 @@ public final class LineProvider implements LockProvider {
                 }
                 StringBuilder line = new StringBuilder();
                 for (Object part : request) {
-                    String p = part instanceof Duration d ? Long.toString(d.toMillis())
+                    String p = part instanceof Duration d
+                            ? Long.toString(d.toMillis())
                             : URLEncoder.encode(part.toString(), StandardCharsets.UTF_8);
                     line.append(line.length() == 0 ? "" : " ").append(p);
                 }
@@ -142,7 +146,9 @@ public final class LineProvider implements LockProvider {
         private void connect() throws IOException {
             Socket s = new Socket();
             try {
-                s.connect(new InetSocketAddress(address.host().host(), address.host().portOr(7000)),
+                s.connect(
+                        new InetSocketAddress(
+                                address.host().host(), address.host().portOr(7000)),
                         (int) timeout.toMillis());
                 s.setSoTimeout((int) timeout.toMillis());
                 s.setTcpNoDelay(true);
@@ -153,7 +159,8 @@ public final class LineProvider implements LockProvider {
                 s.close();
                 throw e;
             }
-            if (password.isPresent() && !exchange("AUTH " + password.get().reveal()).equals("OK")) {
+            if (password.isPresent()
+                    && !exchange("AUTH " + password.get().reveal()).equals("OK")) {
                 drop();
                 throw new LockConfigurationException("the line server at " + description + " refused the login of "
                         + address.user().orElse("its user"));

@@ -61,25 +61,29 @@ final class LineServer implements TestServer {
     }
 
     private void accept(ServerSocket on) {
-        Thread t = new Thread(() -> {
-            while (!on.isClosed()) {
-                try {
-                    Socket s = on.accept();
-                    connections.add(s);
-                    Thread serve = new Thread(() -> serve(s), "line-server-connection");
-                    serve.setDaemon(true);
-                    serve.start();
-                } catch (IOException e) {
-                    return; // closed
-                }
-            }
-        }, "line-server-" + on.getLocalPort());
+        Thread t = new Thread(
+                () -> {
+                    while (!on.isClosed()) {
+                        try {
+                            Socket s = on.accept();
+                            connections.add(s);
+                            Thread serve = new Thread(() -> serve(s), "line-server-connection");
+                            serve.setDaemon(true);
+                            serve.start();
+                        } catch (IOException e) {
+                            return; // closed
+                        }
+                    }
+                },
+                "line-server-" + on.getLocalPort());
         t.setDaemon(true);
         t.start();
     }
 
     private void serve(Socket s) {
-        try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+        try (s;
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
                 PrintWriter out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8)) {
             for (String line; (line = in.readLine()) != null; ) {
                 out.println(answer(line.split(" ")));

@@ -25,8 +25,8 @@ class OrphanTest {
     public static void main(String[] args) throws IOException {
         LocalServer redis = (LocalServer) TestServers.redis();
         LocalServer postgres = (LocalServer) TestServers.postgres();
-        System.out.println("SERVERS " + redis.pid() + " " + postgres.pid() + " " + redis.directory() + " "
-                + postgres.directory());
+        System.out.println(
+                "SERVERS " + redis.pid() + " " + postgres.pid() + " " + redis.directory() + " " + postgres.directory());
         System.out.flush();
         System.in.read(); // until the test kills this JVM
     }
@@ -45,15 +45,22 @@ class OrphanTest {
             List<Path> dirs = List.of(Path.of(report[3]), Path.of(report[4]));
             assertThat(pids).as("redis, and postgres with its child processes").hasSizeGreaterThan(3);
 
-            new ProcessBuilder("kill", "-KILL", Long.toString(child.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-KILL", Long.toString(child.pid()))
+                    .start()
+                    .waitFor();
             assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
             Polls.until(Duration.ofSeconds(20), () -> {
                 // a zombie counts as alive here: gone means reaped
-                assertThat(pids).as("server processes after the JVM died")
-                        .noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+                assertThat(pids)
+                        .as("server processes after the JVM died")
+                        .noneMatch(pid -> ProcessHandle.of(pid)
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false));
                 assertThat(dirs).as("data directories after the JVM died").noneMatch(Files::exists);
-                assertThat(dirs.get(0).getParent()).as("the JVM's temporary root").doesNotExist();
+                assertThat(dirs.get(0).getParent())
+                        .as("the JVM's temporary root")
+                        .doesNotExist();
             });
         } finally {
             child.destroyForcibly();

@@ -10,8 +10,7 @@ final class Polls {
         void run() throws Exception;
     }
 
-    private Polls() {
-    }
+    private Polls() {}
 
     static void until(Duration timeout, Action action) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();

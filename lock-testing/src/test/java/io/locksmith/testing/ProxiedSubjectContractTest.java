@@ -51,7 +51,8 @@ class ProxiedSubjectContractTest extends LockContract {
     /** A stalled client's calls wait for the resume, and fail after the bound without one. */
     @Test
     void aStalledClientsCallsWaitForTheResumeAndFailAfterTheBound() throws Exception {
-        try (LineSubject subject = new LineSubject(server); LockClient client = subject.newClient(LockOptions.defaults())) {
+        try (LineSubject subject = new LineSubject(server);
+                LockClient client = subject.newClient(LockOptions.defaults())) {
             subject.stalls(client).stall();
             long start = System.nanoTime();
             boolean failed = false;
@@ -61,9 +62,12 @@ class ProxiedSubjectContractTest extends LockContract {
                 failed = true;
             }
             long took = System.nanoTime() - start;
-            check(failed && took >= ProxiedSubject.STALL_BOUND.toNanos(),
-                    "a stalled call must fail once the bound has passed; failed " + failed + " after " + took / 1_000_000 + " ms");
-            var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> client.lock("proxied-stall").tryAcquire());
+            check(
+                    failed && took >= ProxiedSubject.STALL_BOUND.toNanos(),
+                    "a stalled call must fail once the bound has passed; failed " + failed + " after "
+                            + took / 1_000_000 + " ms");
+            var waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> client.lock("proxied-stall").tryAcquire());
             Thread.sleep(200); // the call is held meanwhile: time is the subject
             check(!waiting.isDone(), "a stalled call must wait");
             subject.stalls(client).resume();
@@ -93,7 +97,8 @@ class ProxiedSubjectContractTest extends LockContract {
 
         @Override
         public Capabilities capabilities() {
-            return Capabilities.builder().minimumLease(Duration.ofMillis(10))
+            return Capabilities.builder()
+                    .minimumLease(Duration.ofMillis(10))
                     .lacks(Fault.SKEW_WALL_CLOCK) // leases by the server's clock
                     .build();
         }
@@ -101,17 +106,21 @@ class ProxiedSubjectContractTest extends LockContract {
         @Override
         public Optional<SecretUri> secretUri() {
             String auth = "line://kit:" + LineServer.PASSWORD + "@";
-            return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + "?timeout=2s",
-                    LineServer.PASSWORD, auth + unreachableAddress() + "?timeout=2s"));
+            return Optional.of(new SecretUri(
+                    auth + server().host() + ":" + server().port() + "?timeout=2s",
+                    LineServer.PASSWORD,
+                    auth + unreachableAddress() + "?timeout=2s"));
         }
 
         @Override
         public void removeLockState(String key) {
             try (java.net.Socket s = new java.net.Socket(server().host(), server().port());
-                    var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
-                            java.nio.charset.StandardCharsets.UTF_8))) {
-                s.getOutputStream().write(("DEL " + java.net.URLEncoder.encode(key, java.nio.charset.StandardCharsets.UTF_8)
-                        + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    var in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                            s.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                s.getOutputStream()
+                        .write(("DEL " + java.net.URLEncoder.encode(key, java.nio.charset.StandardCharsets.UTF_8)
+                                        + "\n")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 in.readLine();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("could not remove " + key, e);

@@ -13,12 +13,15 @@ class RedisPersistenceTest {
         TestServer redis = TestServers.redisWithPersistence();
         String key = "persistence-test:" + System.nanoTime();
         assertThat(Probes.redis(redis.host(), redis.port(), "SET", key, "kept", "PX", "600000"))
-                .as("[redis-persistent] SET must be acknowledged").isEqualTo("OK");
+                .as("[redis-persistent] SET must be acknowledged")
+                .isEqualTo("OK");
         redis.kill();
         redis.restart();
         assertThat(Probes.redis(redis.host(), redis.port(), "GET", key))
-                .as("[redis-persistent] a key acknowledged before kill -9 must be there after the restart").isEqualTo("kept");
+                .as("[redis-persistent] a key acknowledged before kill -9 must be there after the restart")
+                .isEqualTo("kept");
         assertThat((Long) Probes.redis(redis.host(), redis.port(), "PTTL", key))
-                .as("[redis-persistent] the key's expiry must survive too").isBetween(1L, 600_000L);
+                .as("[redis-persistent] the key's expiry must survive too")
+                .isBetween(1L, 600_000L);
     }
 }

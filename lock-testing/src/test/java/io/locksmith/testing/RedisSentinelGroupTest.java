@@ -30,8 +30,11 @@ class RedisSentinelGroupTest {
     @Order(1)
     void sentinelReportsTheMaster(RedisSentinelGroup group) {
         assertThat(group.masterName()).isEqualTo("mymaster");
-        assertThat(group.sentinelUri()).startsWith("redis-sentinel://127.0.0.1:").endsWith("#mymaster");
-        RedisURI sentinel = RedisURI.create("redis://127.0.0.1:" + group.sentinel().port());
+        assertThat(group.sentinelUri())
+                .startsWith("redis-sentinel://127.0.0.1:")
+                .endsWith("#mymaster");
+        RedisURI sentinel =
+                RedisURI.create("redis://127.0.0.1:" + group.sentinel().port());
         sentinel.setTimeout(Duration.ofSeconds(2));
         try (StatefulRedisSentinelConnection<String, String> connection = CLIENT.connectSentinel(sentinel)) {
             SocketAddress master = connection.sync().getMasterAddrByName(group.masterName());
@@ -45,7 +48,8 @@ class RedisSentinelGroupTest {
         RedisURI viaSentinel = RedisURI.create(group.sentinelUri());
         viaSentinel.setTimeout(Duration.ofSeconds(2));
         try (var connection = CLIENT.connect(viaSentinel)) {
-            assertThat(connection.sync().info("server")).contains("tcp_port:" + group.master().port());
+            assertThat(connection.sync().info("server"))
+                    .contains("tcp_port:" + group.master().port());
         }
         RedisURI replica = RedisURI.create(group.replica().uri());
         try (var connection = CLIENT.connect(replica)) {
@@ -58,14 +62,19 @@ class RedisSentinelGroupTest {
     @Test
     @Order(3)
     void sentinelPromotesTheReplicaWhenTheMasterIsKilled(RedisSentinelGroup group) throws Exception {
-        RedisURI sentinel = RedisURI.create("redis://127.0.0.1:" + group.sentinel().port());
+        RedisURI sentinel =
+                RedisURI.create("redis://127.0.0.1:" + group.sentinel().port());
         sentinel.setTimeout(Duration.ofSeconds(2));
         try (StatefulRedisSentinelConnection<String, String> connection = CLIENT.connectSentinel(sentinel)) {
             group.master().kill();
             // down-after-milliseconds is 1 s; the election and promotion take a few more
-            Polls.until(Duration.ofSeconds(30), () -> assertThat(
-                    connection.sync().getMasterAddrByName(group.masterName()).toString())
-                    .endsWith(":" + group.replica().port()));
+            Polls.until(
+                    Duration.ofSeconds(30),
+                    () -> assertThat(connection
+                                    .sync()
+                                    .getMasterAddrByName(group.masterName())
+                                    .toString())
+                            .endsWith(":" + group.replica().port()));
         }
     }
 }

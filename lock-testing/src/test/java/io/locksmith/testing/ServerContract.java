@@ -46,7 +46,9 @@ abstract class ServerContract {
         TestServer server = server();
         int port = server.port();
         server.kill();
-        assertThatThrownBy(() -> ping(server)).as("a request to the killed %s", server).isNotNull();
+        assertThatThrownBy(() -> ping(server))
+                .as("a request to the killed %s", server)
+                .isNotNull();
         server.restart();
         assertThat(server.port()).isEqualTo(port);
         ping(server);

@@ -42,7 +42,9 @@ class TcpProxyTest {
             try {
                 Socket s = echo.accept();
                 Thread t = new Thread(() -> {
-                    try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                    try (s;
+                            InputStream in = s.getInputStream();
+                            OutputStream out = s.getOutputStream()) {
                         in.transferTo(out);
                     } catch (IOException e) {
                         // the test closed it
@@ -66,7 +68,8 @@ class TcpProxyTest {
     void delayedRepliesArriveLateAndInOrder() throws IOException {
         try (Socket s = new Socket("127.0.0.1", proxy.port())) {
             s.setSoTimeout(10_000);
-            assertArrayEquals(new byte[] {1, 2}, roundTrip(s, new byte[] {1, 2}), "tcp-proxy: bytes must pass unchanged");
+            assertArrayEquals(
+                    new byte[] {1, 2}, roundTrip(s, new byte[] {1, 2}), "tcp-proxy: bytes must pass unchanged");
             proxy.delayReplies(Duration.ofMillis(300));
             long sent = System.nanoTime();
             s.getOutputStream().write(new byte[] {3});
@@ -76,9 +79,11 @@ class TcpProxyTest {
             long took = System.nanoTime() - sent;
             proxy.delayReplies(Duration.ZERO);
             assertArrayEquals(new byte[] {3, 4, 5}, got, "tcp-proxy: held-back replies must keep their order");
-            assertTrue(took >= TimeUnit.MILLISECONDS.toNanos(300),
+            assertTrue(
+                    took >= TimeUnit.MILLISECONDS.toNanos(300),
                     "tcp-proxy: a reply delayed by 300 ms arrived after " + took / 1_000_000 + " ms");
-            assertArrayEquals(new byte[] {6}, roundTrip(s, new byte[] {6}), "tcp-proxy: after the delay, bytes pass again");
+            assertArrayEquals(
+                    new byte[] {6}, roundTrip(s, new byte[] {6}), "tcp-proxy: after the delay, bytes pass again");
         }
     }
 
@@ -92,7 +97,8 @@ class TcpProxyTest {
         proxy.restore();
         try (Socket s = new Socket("127.0.0.1", proxy.port())) {
             s.setSoTimeout(10_000);
-            assertArrayEquals(new byte[] {7}, roundTrip(s, new byte[] {7}), "tcp-proxy: after restore, connections work");
+            assertArrayEquals(
+                    new byte[] {7}, roundTrip(s, new byte[] {7}), "tcp-proxy: after restore, connections work");
         }
     }
 
@@ -102,7 +108,8 @@ class TcpProxyTest {
             try (TcpProxy down = new TcpProxy("127.0.0.1", hole.port());
                     Socket s = new Socket("127.0.0.1", down.port())) {
                 s.setSoTimeout(10_000);
-                assertEquals(-1, s.getInputStream().read(), "tcp-proxy: with the server down, a connection must be closed");
+                assertEquals(
+                        -1, s.getInputStream().read(), "tcp-proxy: with the server down, a connection must be closed");
             }
         }
     }

@@ -26,17 +26,17 @@ final class Failures {
         if (e instanceof KeeperException ke) {
             String reason = switch (ke.code()) {
                 case CONNECTIONLOSS, OPERATIONTIMEOUT, REQUESTTIMEOUT ->
-                        "no ZooKeeper server answered within the connection timeout";
+                    "no ZooKeeper server answered within the connection timeout";
                 case SESSIONEXPIRED, SESSIONMOVED -> "the ZooKeeper session expired";
                 case NOAUTH, AUTHFAILED, INVALIDACL ->
-                        "not authorized (" + ke.code() + "): check the user, the password and the ACLs under "
-                                + LockPaths.ROOT;
+                    "not authorized (" + ke.code() + "): check the user, the password and the ACLs under "
+                            + LockPaths.ROOT;
                 default -> ke.code() + ": " + Redaction.redact(String.valueOf(ke.getMessage()));
             };
             return new LockBackendException(what + " failed on " + where + ": " + reason, e);
         }
-        return new LockBackendException(what + " failed on " + where + ": "
-                + Redaction.redact(String.valueOf(e.getMessage())), e);
+        return new LockBackendException(
+                what + " failed on " + where + ": " + Redaction.redact(String.valueOf(e.getMessage())), e);
     }
 
     /** @return whether the failure is about reaching the server: worth trying again once it answers */

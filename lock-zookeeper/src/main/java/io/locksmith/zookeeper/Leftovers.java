@@ -48,14 +48,18 @@ final class Leftovers {
         if (zk == null) {
             return;
         }
-        zk.delete(ZKPaths.fixForNamespace(client.getNamespace(), path), -1, (rc, p, ctx) -> {
-            if (!unreachable(rc)) {
-                nodes.remove(path);
-                if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NONODE.intValue()) {
-                    log.debug("could not delete {}: {}", path, KeeperException.Code.get(rc));
-                }
-            }
-        }, null);
+        zk.delete(
+                ZKPaths.fixForNamespace(client.getNamespace(), path),
+                -1,
+                (rc, p, ctx) -> {
+                    if (!unreachable(rc)) {
+                        nodes.remove(path);
+                        if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NONODE.intValue()) {
+                            log.debug("could not delete {}: {}", path, KeeperException.Code.get(rc));
+                        }
+                    }
+                },
+                null);
     }
 
     /**
@@ -87,7 +91,9 @@ final class Leftovers {
         if (zk == null) {
             return;
         }
-        zk.getChildren(ZKPaths.fixForNamespace(client.getNamespace(), lockPath), false,
+        zk.getChildren(
+                ZKPaths.fixForNamespace(client.getNamespace(), lockPath),
+                false,
                 (int rc, String p, Object ctx, List<String> children) -> {
                     if (unreachable(rc)) {
                         return;
@@ -100,7 +106,8 @@ final class Leftovers {
                             }
                         }
                     }
-                }, null);
+                },
+                null);
     }
 
     /** @return the current handle, or null if there is none (closing, or not connected yet) */

@@ -22,6 +22,7 @@ final class LockPaths {
     static final String NODE_NAME = "lock-";
     /** The same prefix as Curator's protected creates, so that operators' tools read the names alike. */
     private static final String PROTECTION = "_c_";
+
     private static final int SEQUENCE_DIGITS = 10;
 
     private LockPaths() {}
@@ -50,7 +51,11 @@ final class LockPaths {
         StringBuilder out = new StringBuilder(key.length() + 16);
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
                     || c == ':') {
                 out.append(c);
             } else {

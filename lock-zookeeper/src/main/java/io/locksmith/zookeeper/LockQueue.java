@@ -127,7 +127,8 @@ final class LockQueue implements QueuedAcquirer {
                     waiting.remove(this);
                     // the listing, answered on the node's session, is the last word the server had from it;
                     // if cancelled meanwhile, the core releases the grant
-                    granted.complete(HeldNode.hold(ops, context.events(), request, node).confirmedAt(sent));
+                    granted.complete(
+                            HeldNode.hold(ops, context.events(), request, node).confirmedAt(sent));
                     return;
                 }
                 if (!ops.watch(lockPath + "/" + ahead.get(), event -> look(), request.name())) {

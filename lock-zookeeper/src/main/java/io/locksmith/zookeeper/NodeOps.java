@@ -78,9 +78,13 @@ final class NodeOps {
         for (int attempt = 0; ; attempt++) {
             Stat stat = new Stat();
             try {
-                String path = client.create().storingStatIn(stat).creatingParentContainersIfNeeded()
-                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(LockPaths.nodePrefix(lockPath, protection), owner);
-                return withToken(new LockNode(lockPath, path, stat.getCzxid(), stat.getEphemeralOwner()), request.name());
+                String path = client.create()
+                        .storingStatIn(stat)
+                        .creatingParentContainersIfNeeded()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .forPath(LockPaths.nodePrefix(lockPath, protection), owner);
+                return withToken(
+                        new LockNode(lockPath, path, stat.getCzxid(), stat.getEphemeralOwner()), request.name());
             } catch (KeeperException.NoNodeException e) {
                 if (attempt >= 2) {
                     throw Failures.of("queueing for lock '" + request.name() + "'", description, e);
@@ -133,23 +137,29 @@ final class NodeOps {
         CompletableFuture<LockNode> created = new CompletableFuture<>();
         String protection = LockPaths.protection();
         try {
-            client.create().creatingParentContainersIfNeeded()
+            client.create()
+                    .creatingParentContainersIfNeeded()
                     .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                     .inBackground((c, event) -> {
                         if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
                             Stat stat = event.getStat();
-                            created.complete(new LockNode(lockPath, event.getName(), stat == null ? 0 : stat.getCzxid(),
+                            created.complete(new LockNode(
+                                    lockPath,
+                                    event.getName(),
+                                    stat == null ? 0 : stat.getCzxid(),
                                     stat == null ? 0 : stat.getEphemeralOwner()));
                         } else {
-                            KeeperException e = KeeperException.create(KeeperException.Code.get(event.getResultCode()),
-                                    event.getPath());
+                            KeeperException e = KeeperException.create(
+                                    KeeperException.Code.get(event.getResultCode()), event.getPath());
                             if (Failures.isConnection(e)) {
                                 leftovers.lostCreate(lockPath, protection);
                             }
                             created.completeExceptionally(e);
                         }
                     })
-                    .forPath(LockPaths.nodePrefix(lockPath, protection), request.owner().getBytes(StandardCharsets.UTF_8));
+                    .forPath(
+                            LockPaths.nodePrefix(lockPath, protection),
+                            request.owner().getBytes(StandardCharsets.UTF_8));
         } catch (Exception e) {
             created.completeExceptionally(e);
         }
@@ -213,11 +223,14 @@ final class NodeOps {
      */
     void watchInBackground(String path, Watcher watcher, Runnable ifMissing) {
         try {
-            client.checkExists().usingWatcher(watcher).inBackground((c, event) -> {
-                if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-                    ifMissing.run();
-                }
-            }).forPath(path);
+            client.checkExists()
+                    .usingWatcher(watcher)
+                    .inBackground((c, event) -> {
+                        if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                            ifMissing.run();
+                        }
+                    })
+                    .forPath(path);
         } catch (Exception e) {
             // not connected: the renewal's ownership check finds a removed node instead
         }
@@ -279,11 +292,14 @@ final class NodeOps {
     }
 
     private Stat stat(OpResult r, String lockName) {
-        int code = r instanceof OpResult.ErrorResult error ? error.getErr() : KeeperException.Code.SYSTEMERROR.intValue();
+        int code =
+                r instanceof OpResult.ErrorResult error ? error.getErr() : KeeperException.Code.SYSTEMERROR.intValue();
         if (code == KeeperException.Code.NONODE.intValue()) {
             return null;
         }
-        throw Failures.of("renewing lock '" + lockName + "'", description,
+        throw Failures.of(
+                "renewing lock '" + lockName + "'",
+                description,
                 KeeperException.create(KeeperException.Code.get(code)));
     }
 

@@ -67,19 +67,26 @@ final class SessionPolicy implements ConnectionStateListener {
                     context.events().allLost(LossReason.SESSION_LOST);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
     private void suspended(long at) {
-        context.scheduler().schedule(() -> {
-            int held = held();
-            if (connection.get() == at && held > 0) {
-                log.warn("the connection to {} has been down for {} ms: the session may have expired, {} lock(s)"
-                        + " lost", description, grace.toMillis(), held);
-                context.events().allLost(LossReason.SESSION_LOST);
-            }
-        }, grace);
+        context.scheduler()
+                .schedule(
+                        () -> {
+                            int held = held();
+                            if (connection.get() == at && held > 0) {
+                                log.warn(
+                                        "the connection to {} has been down for {} ms: the session may have expired, {} lock(s)"
+                                                + " lost",
+                                        description,
+                                        grace.toMillis(),
+                                        held);
+                                context.events().allLost(LossReason.SESSION_LOST);
+                            }
+                        },
+                        grace);
     }
 
     private int held() {

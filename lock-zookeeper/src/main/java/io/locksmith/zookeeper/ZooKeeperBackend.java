@@ -46,8 +46,13 @@ final class ZooKeeperBackend implements LockBackend {
     private final Duration session;
     private final Runnable closeClient;
 
-    private ZooKeeperBackend(CuratorFramework client, String description, Duration session, Duration grace,
-            BackendContext context, Runnable closeClient) {
+    private ZooKeeperBackend(
+            CuratorFramework client,
+            String description,
+            Duration session,
+            Duration grace,
+            BackendContext context,
+            Runnable closeClient) {
         this.ops = new NodeOps(client, description);
         this.context = context;
         this.session = session;
@@ -64,17 +69,22 @@ final class ZooKeeperBackend implements LockBackend {
      * @param context the client's context: its events, scheduler, clock and held leases
      * @param closeClient run on close: closes the client if the backend owns it
      */
-    static ZooKeeperBackend open(CuratorFramework client, String description, String chroot, Duration grace,
-            BackendContext context, Runnable closeClient) {
+    static ZooKeeperBackend open(
+            CuratorFramework client,
+            String description,
+            String chroot,
+            Duration grace,
+            BackendContext context,
+            Runnable closeClient) {
         if (client.getState() != CuratorFrameworkState.STARTED) {
-            throw new IllegalArgumentException("the CuratorFramework for " + description + " must be started, was "
-                    + client.getState());
+            throw new IllegalArgumentException(
+                    "the CuratorFramework for " + description + " must be started, was " + client.getState());
         }
         int timeoutMs = client.getZookeeperClient().getConnectionTimeoutMs();
         try {
             if (!client.blockUntilConnected(timeoutMs, TimeUnit.MILLISECONDS)) {
-                throw new LockBackendException("cannot connect to " + description + ": no ZooKeeper server answered within "
-                        + timeoutMs + " ms");
+                throw new LockBackendException("cannot connect to " + description
+                        + ": no ZooKeeper server answered within " + timeoutMs + " ms");
             }
             if (!chroot.isEmpty() && client.checkExists().forPath("/") == null) {
                 throw new LockConfigurationException("the chroot " + chroot + " does not exist on " + description
@@ -83,11 +93,14 @@ final class ZooKeeperBackend implements LockBackend {
             if (client.checkExists().forPath(LockPaths.ROOT) != null) {
                 client.getChildren().forPath(LockPaths.ROOT); // needs READ: wrong credentials fail here
             }
-            Duration session = Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+            Duration session =
+                    Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout());
             return new ZooKeeperBackend(client, description, session, grace, context, closeClient);
         } catch (KeeperException.NoAuthException e) {
-            throw new LockConfigurationException("authentication to " + description + " failed: the client may not"
-                    + " read " + LockPaths.ROOT + " (check the user and password, and the ACLs there)", e);
+            throw new LockConfigurationException(
+                    "authentication to " + description + " failed: the client may not" + " read " + LockPaths.ROOT
+                            + " (check the user and password, and the ACLs there)",
+                    e);
         } catch (LockBackendException | LockConfigurationException e) {
             throw e;
         } catch (Exception e) {

@@ -39,7 +39,8 @@ final class ZooKeeperInspector implements LockInspector {
                 Stat stat = new Stat();
                 try {
                     byte[] owner = client.getData().storingStatIn(stat).forPath(lockPath + "/" + head);
-                    return Optional.of(new HolderState(new String(owner, StandardCharsets.UTF_8), stat.getCzxid(), null));
+                    return Optional.of(
+                            new HolderState(new String(owner, StandardCharsets.UTF_8), stat.getCzxid(), null));
                 } catch (KeeperException.NoNodeException e) {
                     // released between the listing and the read: the next node may hold now
                 }
@@ -47,8 +48,8 @@ final class ZooKeeperInspector implements LockInspector {
         } catch (Exception e) {
             throw Failures.of("inspecting lock '" + key + "'", description, e);
         }
-        throw new LockBackendException("inspecting lock '" + key + "' on " + description + ": the holder changed on each of "
-                + LOOKS + " looks; try again");
+        throw new LockBackendException("inspecting lock '" + key + "' on " + description
+                + ": the holder changed on each of " + LOOKS + " looks; try again");
     }
 
     /** @return the lowest of the lock's queue nodes, or null if there are none */

@@ -75,8 +75,13 @@ public final class ZooKeeperLockProvider implements LockProvider {
         CuratorFramework client = builder.build();
         client.start();
         try {
-            return ZooKeeperBackend.open(client, context.redactedLocation(), settings.chroot(), settings.suspendedGrace(),
-                    context, client::close);
+            return ZooKeeperBackend.open(
+                    client,
+                    context.redactedLocation(),
+                    settings.chroot(),
+                    settings.suspendedGrace(),
+                    context,
+                    client::close);
         } catch (RuntimeException e) {
             close(client);
             throw e;

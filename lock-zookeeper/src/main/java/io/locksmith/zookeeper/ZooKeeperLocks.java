@@ -36,7 +36,7 @@ public final class ZooKeeperLocks {
         String description = "zookeeper://" + client.getZookeeperClient().getCurrentConnectionString()
                 + (client.getNamespace().isEmpty() ? "" : " (namespace " + client.getNamespace() + ")")
                 + " (existing client)";
-        return LockClient.of(context -> ZooKeeperBackend.open(client, description, "", null, context, () -> {}),
-                options);
+        return LockClient.of(
+                context -> ZooKeeperBackend.open(client, description, "", null, context, () -> {}), options);
     }
 }

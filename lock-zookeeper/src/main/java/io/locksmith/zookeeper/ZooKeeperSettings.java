@@ -33,8 +33,15 @@ final class ZooKeeperSettings {
     private final String acl;
     private final Duration suspendedGrace;
 
-    private ZooKeeperSettings(String connectString, String chroot, Duration sessionTimeout, Duration connectionTimeout,
-            String user, Secret password, String acl, Duration suspendedGrace) {
+    private ZooKeeperSettings(
+            String connectString,
+            String chroot,
+            Duration sessionTimeout,
+            Duration connectionTimeout,
+            String user,
+            Secret password,
+            String acl,
+            Duration suspendedGrace) {
         this.connectString = connectString;
         this.chroot = chroot;
         this.sessionTimeout = sessionTimeout;
@@ -54,20 +61,22 @@ final class ZooKeeperSettings {
         }
         String chroot = address.path().equals("/") ? "" : address.path();
         if (address.fragment().isPresent()) { // it would have been part of the chroot's name before
-            throw new LockConfigurationException("malformed ZooKeeper URI '" + where
-                    + "': a fragment (#...) has no meaning here; a chroot is the path, such as zookeeper://h1:2181/app");
+            throw new LockConfigurationException(
+                    "malformed ZooKeeper URI '" + where
+                            + "': a fragment (#...) has no meaning here; a chroot is the path, such as zookeeper://h1:2181/app");
         }
         if (!chroot.isEmpty()) {
             try {
                 PathUtils.validatePath(chroot);
             } catch (IllegalArgumentException e) {
-                throw new LockConfigurationException("malformed chroot '" + chroot + "' in ZooKeeper URI '" + where
-                        + "': " + e.getMessage());
+                throw new LockConfigurationException(
+                        "malformed chroot '" + chroot + "' in ZooKeeper URI '" + where + "': " + e.getMessage());
             }
         }
         String user = context.option("user").orElse(null);
         Secret password = context.secretOption("password").orElse(null);
-        Optional<String> uriUser = address.user().filter(u -> !u.isEmpty() || address.password().isPresent());
+        Optional<String> uriUser =
+                address.user().filter(u -> !u.isEmpty() || address.password().isPresent());
         if (uriUser.isPresent()) {
             if (user != null || password != null) {
                 throw new LockConfigurationException("ZooKeeper URI '" + where
@@ -79,18 +88,24 @@ final class ZooKeeperSettings {
         if (user == null && password != null) {
             throw new LockConfigurationException("option 'password' of " + where + " needs a user too");
         }
-        String acl = context.option("acl").map(v -> v.trim().toLowerCase(Locale.ROOT))
+        String acl = context.option("acl")
+                .map(v -> v.trim().toLowerCase(Locale.ROOT))
                 .orElse(user == null ? "open" : "creator");
         if (!ACLS.contains(acl)) {
             throw context.invalid("acl", context.option("acl").orElse(""), "open, creator or creator-read");
         }
         if (!acl.equals("open") && user == null) {
-            throw new LockConfigurationException("option acl=" + acl + " of " + where
-                    + " needs digest credentials (user and password)");
+            throw new LockConfigurationException(
+                    "option acl=" + acl + " of " + where + " needs digest credentials (user and password)");
         }
-        return new ZooKeeperSettings(String.join(",", servers) + chroot, chroot,
+        return new ZooKeeperSettings(
+                String.join(",", servers) + chroot,
+                chroot,
                 context.durationOption("session-timeout", context.lockOptions().lease()),
-                context.durationOption("connection-timeout", DEFAULT_CONNECTION_TIMEOUT), user, password, acl,
+                context.durationOption("connection-timeout", DEFAULT_CONNECTION_TIMEOUT),
+                user,
+                password,
+                acl,
                 context.durationOption("suspended-grace", null));
     }
 
@@ -140,7 +155,8 @@ final class ZooKeeperSettings {
 
     @Override
     public String toString() {
-        return "ZooKeeperSettings[" + connectString + ", session=" + sessionTimeout + ", connection=" + connectionTimeout
-                + ", user=" + (user == null ? "none" : user + ":" + password) + ", acl=" + acl + "]";
+        return "ZooKeeperSettings[" + connectString + ", session=" + sessionTimeout + ", connection="
+                + connectionTimeout + ", user=" + (user == null ? "none" : user + ":" + password) + ", acl=" + acl
+                + "]";
     }
 }

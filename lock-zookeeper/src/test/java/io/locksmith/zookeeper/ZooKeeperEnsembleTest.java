@@ -49,7 +49,8 @@ class ZooKeeperEnsembleTest {
         TestServer leader = ensemble.leader();
         try {
             LockHandle kept = clients.get(0).lock("ens-kept").acquire(Duration.ZERO);
-            CompletableFuture<LockHandle> waiter = clients.get(1).lock("ens-kept").acquireAsync(Duration.ofSeconds(90));
+            CompletableFuture<LockHandle> waiter =
+                    clients.get(1).lock("ens-kept").acquireAsync(Duration.ofSeconds(90));
             List<Future<?>> workers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 LockClient client = clients.get(t % clients.size());
@@ -77,13 +78,19 @@ class ZooKeeperEnsembleTest {
             for (Future<?> w : workers) {
                 w.get(60, TimeUnit.SECONDS);
             }
-            assertThat(overlaps.get()).as("overlapping holders of one lock across a leader's death").isZero();
-            assertThat(waiter).as("the waiter must not be granted while the holder holds").isNotDone();
+            assertThat(overlaps.get())
+                    .as("overlapping holders of one lock across a leader's death")
+                    .isZero();
+            assertThat(waiter)
+                    .as("the waiter must not be granted while the holder holds")
+                    .isNotDone();
             if (kept.isHeld()) {
                 kept.close();
             }
             LockHandle next = waiter.get(30, TimeUnit.SECONDS);
-            assertThat(next.isHeld()).as("the waiter proceeds once the kept lock is released or lost").isTrue();
+            assertThat(next.isHeld())
+                    .as("the waiter proceeds once the kept lock is released or lost")
+                    .isTrue();
             assertThat(next.fencingToken()).isGreaterThan(kept.fencingToken());
             next.close();
         } finally {
@@ -100,19 +107,24 @@ class ZooKeeperEnsembleTest {
         for (TestServer member : ensemble.members()) {
             proxies.add(new TcpProxy(member.host(), member.port()));
         }
-        String viaProxies = "zookeeper://" + proxies.stream().map(TcpProxy::address).collect(Collectors.joining(","))
-                + "?lease=3s&connection-timeout=2s";
+        String viaProxies =
+                "zookeeper://" + proxies.stream().map(TcpProxy::address).collect(Collectors.joining(","))
+                        + "?lease=3s&connection-timeout=2s";
         AtomicLong lostAt = new AtomicLong();
         AtomicLong grantedAt = new AtomicLong();
-        try (LockClient cutOff = LockClient.open(viaProxies); LockClient other = LockClient.open(ensemble.uri())) {
+        try (LockClient cutOff = LockClient.open(viaProxies);
+                LockClient other = LockClient.open(ensemble.uri())) {
             LockHandle held = cutOff.lock("partitioned").acquire(Duration.ZERO);
             held.onLost(() -> lostAt.compareAndSet(0, System.nanoTime()));
             CompletableFuture<LockHandle> next = other.lock("partitioned").acquireAsync(Duration.ofSeconds(60));
             next.thenAccept(h -> grantedAt.set(System.nanoTime()));
             proxies.forEach(TcpProxy::cut);
             LockHandle granted = next.get(40, TimeUnit.SECONDS);
-            assertThat(lostAt.get()).as("the cut-off holder must have reported the loss").isNotZero();
-            assertThat(lostAt.get() - grantedAt.get()).as("loss reported before the other client was granted")
+            assertThat(lostAt.get())
+                    .as("the cut-off holder must have reported the loss")
+                    .isNotZero();
+            assertThat(lostAt.get() - grantedAt.get())
+                    .as("loss reported before the other client was granted")
                     .isNegative();
             assertThat(held.isHeld()).isFalse();
             assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());

@@ -43,21 +43,29 @@ class ZooKeeperOutageTest {
                 assertThatThrownBy(() -> locks.lock("outage").acquire(Duration.ofSeconds(3)))
                         .isInstanceOf(LockException.class);
                 // Curator's clean-up of the failed create ran away within ~3 s of the outage: watch for longer
-                await("[zookeeper] outage: the log stays under " + MAX_LOG_BYTES + " bytes").during(Duration.ofSeconds(6))
-                        .atMost(Duration.ofSeconds(8)).until(() -> log.size() < MAX_LOG_BYTES);
+                await("[zookeeper] outage: the log stays under " + MAX_LOG_BYTES + " bytes")
+                        .during(Duration.ofSeconds(6))
+                        .atMost(Duration.ofSeconds(8))
+                        .until(() -> log.size() < MAX_LOG_BYTES);
             } finally {
                 System.setErr(stderr);
                 server.restart();
             }
             String text = log.toString(StandardCharsets.UTF_8);
-            assertThat(text).as("[zookeeper] outage: no runaway recursion in the client").doesNotContain("StackOverflowError");
-            assertThat(log.size()).as("[zookeeper] outage: the log of a 10 s outage stays small").isLessThan(MAX_LOG_BYTES);
+            assertThat(text)
+                    .as("[zookeeper] outage: no runaway recursion in the client")
+                    .doesNotContain("StackOverflowError");
+            assertThat(log.size())
+                    .as("[zookeeper] outage: the log of a 10 s outage stays small")
+                    .isLessThan(MAX_LOG_BYTES);
 
             // the client reconnects on its own; an attempt before it has may fail, and is tried again
             AtomicReference<LockHandle> acquired = new AtomicReference<>();
-            await("[zookeeper] outage: the client acquires again once the server is back").atMost(Duration.ofSeconds(30))
+            await("[zookeeper] outage: the client acquires again once the server is back")
+                    .atMost(Duration.ofSeconds(30))
                     .ignoreExceptionsInstanceOf(LockBackendException.class)
-                    .until(() -> acquired.compareAndSet(null, locks.lock("outage").acquire(Duration.ofSeconds(5))));
+                    .until(() ->
+                            acquired.compareAndSet(null, locks.lock("outage").acquire(Duration.ofSeconds(5))));
             LockHandle again = acquired.get();
             CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> {
                 again.close();

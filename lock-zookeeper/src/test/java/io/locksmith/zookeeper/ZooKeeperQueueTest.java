@@ -61,7 +61,9 @@ class ZooKeeperQueueTest {
             curator.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
             await().atMost(Duration.ofSeconds(20)).until(() -> {
                 long now = sessionOf(curator);
-                return now != 0 && now != oldSession && curator.getZookeeperClient().isConnected();
+                return now != 0
+                        && now != oldSession
+                        && curator.getZookeeperClient().isConnected();
             });
             held.close(); // the old session's node is now the lowest, unless the waiter has let it go
 
@@ -72,7 +74,8 @@ class ZooKeeperQueueTest {
                         .as("[zookeeper] queue: a grant is made only on a node of the client's current session")
                         .isEqualTo(sessionOf(curator));
             } else {
-                assertThat(outcome).as("[zookeeper] queue: a ticket whose session ended fails with a backend error")
+                assertThat(outcome)
+                        .as("[zookeeper] queue: a ticket whose session ended fails with a backend error")
                         .isInstanceOf(LockBackendException.class);
             }
         }
@@ -82,16 +85,23 @@ class ZooKeeperQueueTest {
     void aWaitThroughASessionReplacementIsGrantedOnANodeOfTheNewSession() throws Exception {
         CuratorFramework curator = curator(hostPort);
         try (LockClient holder = LockClient.open("zookeeper://" + hostPort + "?lease=20s");
-                LockClient waiter = ZooKeeperLocks.open(curator, LockOptions.builder().lease(Duration.ofSeconds(10)).build())) {
+                LockClient waiter = ZooKeeperLocks.open(
+                        curator,
+                        LockOptions.builder().lease(Duration.ofSeconds(10)).build())) {
             LockHandle held = holder.lock("replaced-wait").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> waiting = waiter.lock("replaced-wait").acquireAsync(Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> admin.getChildren().forPath(LockPaths.lock("replaced-wait")).size() == 2);
+                    .until(() -> admin.getChildren()
+                                    .forPath(LockPaths.lock("replaced-wait"))
+                                    .size()
+                            == 2);
             long oldSession = sessionOf(curator);
             curator.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
             await().atMost(Duration.ofSeconds(20)).until(() -> {
                 long now = sessionOf(curator);
-                return now != 0 && now != oldSession && curator.getZookeeperClient().isConnected();
+                return now != 0
+                        && now != oldSession
+                        && curator.getZookeeperClient().isConnected();
             });
             held.close();
 
@@ -104,7 +114,8 @@ class ZooKeeperQueueTest {
                     owner = stat.getEphemeralOwner();
                 }
             }
-            assertThat(owner).as("[zookeeper] queue: the wait goes on through a new session and is granted on its node")
+            assertThat(owner)
+                    .as("[zookeeper] queue: the wait goes on through a new session and is granted on its node")
                     .isEqualTo(sessionOf(curator));
             granted.close();
         } finally {
@@ -124,7 +135,8 @@ class ZooKeeperQueueTest {
             long arrived = System.nanoTime();
             assertThat(grant.confirmedAt())
                     .as("[zookeeper] pause guard: a queued grant carries the send time of the request that confirmed"
-                            + " its session").isPresent();
+                            + " its session")
+                    .isPresent();
             assertThat(grant.confirmedAt().getAsLong())
                     .as("[zookeeper] pause guard: that request was sent while the waiter queued, before the grant")
                     .isBetween(enqueued, arrived);
@@ -140,13 +152,15 @@ class ZooKeeperQueueTest {
             QueuedAcquirer.Ticket ticket = waiter.queue().enqueue(request("cut-waiter", "waiter-3"));
             proxy.cut();
             Object outcome = outcome(ticket.granted());
-            assertThat(outcome).as("[zookeeper] queue: a ticket fails with a backend error when the connection is lost")
+            assertThat(outcome)
+                    .as("[zookeeper] queue: a ticket fails with a backend error when the connection is lost")
                     .isInstanceOf(LockBackendException.class);
             ticket.cancel();
             proxy.restore();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                    assertThat(admin.getChildren().forPath(LockPaths.lock("cut-waiter")))
-                            .as("[zookeeper] queue: a failed ticket leaves only the holder's node").hasSize(1));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(admin.getChildren().forPath(LockPaths.lock("cut-waiter")))
+                            .as("[zookeeper] queue: a failed ticket leaves only the holder's node")
+                            .hasSize(1));
             assertThat(held.isHeld()).isTrue();
             held.close();
         } finally {
@@ -156,7 +170,9 @@ class ZooKeeperQueueTest {
 
     /** @return the ticket's grant or failure, once it has one (within a generous bound) */
     private static Object outcome(CompletableFuture<Grant> granted) {
-        return granted.handle((g, e) -> g != null ? (Object) g : e).orTimeout(30, TimeUnit.SECONDS).join();
+        return granted.handle((g, e) -> g != null ? (Object) g : e)
+                .orTimeout(30, TimeUnit.SECONDS)
+                .join();
     }
 
     private static AcquireRequest request(String key, String owner) {
@@ -164,8 +180,12 @@ class ZooKeeperQueueTest {
     }
 
     private static CuratorFramework curator(String connectString) {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString).sessionTimeoutMs(20_000)
-                .connectionTimeoutMs(2_000).retryPolicy(new RetryNTimes(0, 0)).build();
+        CuratorFramework c = CuratorFrameworkFactory.builder()
+                .connectString(connectString)
+                .sessionTimeoutMs(20_000)
+                .connectionTimeoutMs(2_000)
+                .retryPolicy(new RetryNTimes(0, 0))
+                .build();
         c.start();
         return c;
     }
@@ -173,10 +193,12 @@ class ZooKeeperQueueTest {
     /** A backend on the curator client, opened inside a lock client that gives it its context and closes it. */
     private static Backend backend(CuratorFramework curator) {
         AtomicReference<ZooKeeperBackend> opened = new AtomicReference<>();
-        LockClient client = LockClient.of(context -> {
-            opened.set(ZooKeeperBackend.open(curator, "zookeeper://test", "", null, context, curator::close));
-            return opened.get();
-        }, LockOptions.builder().lease(Duration.ofSeconds(10)).build());
+        LockClient client = LockClient.of(
+                context -> {
+                    opened.set(ZooKeeperBackend.open(curator, "zookeeper://test", "", null, context, curator::close));
+                    return opened.get();
+                },
+                LockOptions.builder().lease(Duration.ofSeconds(10)).build());
         return new Backend(client, opened.get());
     }
 
@@ -195,5 +217,4 @@ class ZooKeeperQueueTest {
     private static long sessionOf(CuratorFramework curator) throws Exception {
         return curator.getZookeeperClient().getZooKeeper().getSessionId();
     }
-
 }

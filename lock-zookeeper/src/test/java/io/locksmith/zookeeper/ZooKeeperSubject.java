@@ -45,8 +45,11 @@ final class ZooKeeperSubject extends ProxiedSubject {
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.builder().minimumLease(ZooKeeperBackend.MINIMUM_LEASE).testLease(TEST_LEASE)
-                .nativeWakeUp(true).fifo(true)
+        return Capabilities.builder()
+                .minimumLease(ZooKeeperBackend.MINIMUM_LEASE)
+                .testLease(TEST_LEASE)
+                .nativeWakeUp(true)
+                .fifo(true)
                 .maximumLease(TEST_LEASE) // a lease is at most the session, which the kit's clients set to it
                 .lacks(Fault.SKEW_WALL_CLOCK) // leases are sessions: no client wall clock is read
                 .build();
@@ -65,8 +68,8 @@ final class ZooKeeperSubject extends ProxiedSubject {
         }
         String auth = "zookeeper://kit:" + SECRET + "@";
         String path = SECRET_CHROOT + "?connection-timeout=2s";
-        return Optional.of(new SecretUri(auth + server().host() + ":" + server().port() + path, SECRET,
-                auth + unreachableAddress() + path));
+        return Optional.of(new SecretUri(
+                auth + server().host() + ":" + server().port() + path, SECRET, auth + unreachableAddress() + path));
     }
 
     @Override

@@ -26,16 +26,23 @@ class ZooKeeperSubjectTest {
                 LockClient a = subject.newClient(options());
                 LockClient b = subject.newClient(options())) {
             LockHandle held = a.lock("hooks-queue").acquire(Duration.ZERO);
-            String holderNode = admin.getChildren().forPath(LockPaths.lock("hooks-queue")).get(0);
+            String holderNode =
+                    admin.getChildren().forPath(LockPaths.lock("hooks-queue")).get(0);
             CompletableFuture<LockHandle> waiting = b.lock("hooks-queue").acquireAsync(Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> admin.getChildren().forPath(LockPaths.lock("hooks-queue")).size() == 2);
+                    .until(() -> admin.getChildren()
+                                    .forPath(LockPaths.lock("hooks-queue"))
+                                    .size()
+                            == 2);
 
             subject.faults().removeQueueEntries("hooks-queue");
 
             assertThat(admin.getChildren().forPath(LockPaths.lock("hooks-queue")))
-                    .as("[zookeeper] removeQueueEntries: only the holder's node is left").containsExactly(holderNode);
-            assertThat(held.isHeld()).as("[zookeeper] removeQueueEntries: the holder keeps the lock").isTrue();
+                    .as("[zookeeper] removeQueueEntries: only the holder's node is left")
+                    .containsExactly(holderNode);
+            assertThat(held.isHeld())
+                    .as("[zookeeper] removeQueueEntries: the holder keeps the lock")
+                    .isTrue();
             held.close();
             waiting.get(30, TimeUnit.SECONDS).close(); // the waiter queues again and proceeds
         } finally {
@@ -53,9 +60,12 @@ class ZooKeeperSubjectTest {
 
             subject.faults().restartServer();
 
-            assertThat(server.port()).as("[zookeeper] restartServer: the same port").isEqualTo(port);
+            assertThat(server.port())
+                    .as("[zookeeper] restartServer: the same port")
+                    .isEqualTo(port);
             // the client reconnects on its own; until then an attempt may fail (the core's wait is not under test here)
-            await("[zookeeper] restartServer: the client acquires again").atMost(Duration.ofSeconds(30))
+            await("[zookeeper] restartServer: the client acquires again")
+                    .atMost(Duration.ofSeconds(30))
                     .ignoreExceptionsInstanceOf(LockBackendException.class)
                     .until(() -> {
                         a.lock("hooks-restart").acquire(Duration.ofSeconds(5)).close();

@@ -66,7 +66,9 @@ public final class LockActivity implements LockListener {
 
     /** @return the acquisitions waiting now, oldest first */
     public List<Waiter> waiters() {
-        return waiters.values().stream().sorted(Comparator.comparing(Waiter::since)).toList();
+        return waiters.values().stream()
+                .sorted(Comparator.comparing(Waiter::since))
+                .toList();
     }
 
     /** @return the last renewal batch a client reported, or {@code null} if none yet */
@@ -80,7 +82,8 @@ public final class LockActivity implements LockListener {
      * @param handle a handle just acquired
      */
     public void attach(LockHandle handle) {
-        held.merge(new HoldKey(handle.name(), handle.fencingToken()),
+        held.merge(
+                new HoldKey(handle.name(), handle.fencingToken()),
                 new Entry(handle.name(), handle.fencingToken(), clock.instant(), handle),
                 (known, attached) -> known.attach(handle));
     }
@@ -108,7 +111,8 @@ public final class LockActivity implements LockListener {
 
     @Override
     public void held(Hold event) {
-        held.putIfAbsent(new HoldKey(event.lockName(), event.token()),
+        held.putIfAbsent(
+                new HoldKey(event.lockName(), event.token()),
                 new Entry(event.lockName(), event.token(), clock.instant(), null));
     }
 

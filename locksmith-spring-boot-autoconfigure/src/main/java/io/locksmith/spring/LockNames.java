@@ -32,15 +32,18 @@ final class LockNames {
 
     String resolve(Locked locked, Method method, Object target, Object[] arguments) {
         Expression template = templates.computeIfAbsent(method, m -> parse(locked.name(), m));
-        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, method, arguments, parameterNames);
+        MethodBasedEvaluationContext context =
+                new MethodBasedEvaluationContext(target, method, arguments, parameterNames);
         context.setBeanResolver(new BeanFactoryResolver(beans));
         Object name;
         try {
             name = template.getValue(context);
         } catch (EvaluationException e) {
-            throw new IllegalStateException("the @Locked name '" + locked.name() + "' of " + Methods.describe(method)
-                    + " cannot be evaluated: " + e.getMessage() + " (arguments are named only when the class is"
-                    + " compiled with -parameters; #p0, #p1... always work)", e);
+            throw new IllegalStateException(
+                    "the @Locked name '" + locked.name() + "' of " + Methods.describe(method)
+                            + " cannot be evaluated: " + e.getMessage() + " (arguments are named only when the class is"
+                            + " compiled with -parameters; #p0, #p1... always work)",
+                    e);
         }
         if (name == null || name.toString().isEmpty()) {
             throw new IllegalStateException("the @Locked name '" + locked.name() + "' of " + Methods.describe(method)
@@ -61,8 +64,10 @@ final class LockNames {
         try {
             return parser.parseExpression(placeholders(name), ParserContext.TEMPLATE_EXPRESSION);
         } catch (ParseException e) {
-            throw new IllegalStateException("the @Locked name '" + name + "' of " + Methods.describe(method)
-                    + " is not a valid template (text with SpEL in #{...}): " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the @Locked name '" + name + "' of " + Methods.describe(method)
+                            + " is not a valid template (text with SpEL in #{...}): " + e.getMessage(),
+                    e);
         }
     }
 }

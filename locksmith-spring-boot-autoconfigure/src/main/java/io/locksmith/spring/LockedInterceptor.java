@@ -46,7 +46,10 @@ public final class LockedInterceptor implements MethodInterceptor {
      * @param events where {@link LockLostEvent}s are published
      * @param beans for {@code @bean} references and placeholders in lock names
      */
-    public LockedInterceptor(Supplier<LockClient> client, Supplier<LockActivity> activity, ApplicationEventPublisher events,
+    public LockedInterceptor(
+            Supplier<LockClient> client,
+            Supplier<LockActivity> activity,
+            ApplicationEventPublisher events,
             BeanFactory beans) {
         this.client = client;
         this.activity = activity;
@@ -57,7 +60,8 @@ public final class LockedInterceptor implements MethodInterceptor {
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
-        Class<?> targetClass = target == null ? invocation.getMethod().getDeclaringClass() : AopUtils.getTargetClass(target);
+        Class<?> targetClass =
+                target == null ? invocation.getMethod().getDeclaringClass() : AopUtils.getTargetClass(target);
         Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
         Locked locked = AnnotatedElementUtils.findMergedAnnotation(method, Locked.class);
         if (locked == null) {
@@ -93,8 +97,12 @@ public final class LockedInterceptor implements MethodInterceptor {
             activity.attach(handle);
             String where = Methods.describe(method);
             handle.whenLost().thenAccept(reason -> {
-                log.warn("lock '{}' (fencing token {}) was lost while {} held it: {}", handle.name(),
-                        handle.fencingToken(), where, reason);
+                log.warn(
+                        "lock '{}' (fencing token {}) was lost while {} held it: {}",
+                        handle.name(),
+                        handle.fencingToken(),
+                        where,
+                        reason);
                 events.publishEvent(new LockLostEvent(handle.name(), handle.fencingToken(), reason, where));
             });
             // taken inside a transaction: whatever the method writes is committed (or rolled back)
@@ -140,8 +148,10 @@ public final class LockedInterceptor implements MethodInterceptor {
         try {
             return DurationStyle.detectAndParse(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("the @Locked " + attribute + " '" + value + "' of " + Methods.describe(method)
-                    + " is not a duration: write 500ms, 5s, 1m or PT5S", e);
+            throw new IllegalStateException(
+                    "the @Locked " + attribute + " '" + value + "' of " + Methods.describe(method)
+                            + " is not a duration: write 500ms, 5s, 1m or PT5S",
+                    e);
         }
     }
 }

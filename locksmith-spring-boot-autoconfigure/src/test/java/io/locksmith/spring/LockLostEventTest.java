@@ -60,12 +60,17 @@ class LockLostEventTest {
     @Test
     void aLossDuringTheMethodIsPublishedAsAnEvent() {
         try (Instances instances = new Instances()) {
-            ConfigurableApplicationContext app = instances.start(App.class, "locksmith.uri=memory:", "locksmith.renew=false");
+            ConfigurableApplicationContext app =
+                    instances.start(App.class, "locksmith.uri=memory:", "locksmith.renew=false");
             Losses losses = app.getBean(Losses.class);
             boolean heldAtTheEnd = app.getBean(Slow.class).outliveTheLease(losses);
 
-            assertThat(heldAtTheEnd).as("[memory] LockContext: the method sees that its lock was lost").isFalse();
-            assertThat(losses.events()).as("[memory] LockLostEvent: one event for the lost lock").singleElement()
+            assertThat(heldAtTheEnd)
+                    .as("[memory] LockContext: the method sees that its lock was lost")
+                    .isFalse();
+            assertThat(losses.events())
+                    .as("[memory] LockLostEvent: one event for the lost lock")
+                    .singleElement()
                     .satisfies(e -> {
                         assertThat(e.lockName()).isEqualTo("slow-job");
                         assertThat(e.reason()).isEqualTo(LossReason.LEASE_EXPIRED);

@@ -83,7 +83,8 @@ class ScheduledSingleRunTest {
             // (or while only one instance is up)
             int skipsBefore = TICKS.skips.get();
             try {
-                await().atMost(Duration.ofMillis(900)).pollInterval(5, TimeUnit.MILLISECONDS)
+                await().atMost(Duration.ofMillis(900))
+                        .pollInterval(5, TimeUnit.MILLISECONDS)
                         .until(() -> TICKS.skips.get() > skipsBefore);
             } catch (ConditionTimeoutException alone) {
                 // the other instance is not up yet, or is stopping
@@ -104,10 +105,14 @@ class ScheduledSingleRunTest {
         }
         Map<Long, List<String>> bySecond = TICKS.runs.stream()
                 .collect(Collectors.groupingBy(Run::second, Collectors.mapping(Run::instance, Collectors.toList())));
-        assertThat(bySecond.values()).as("[redis] @Scheduled + @Locked(SKIP): one run per tick, by second: %s", bySecond)
+        assertThat(bySecond.values())
+                .as("[redis] @Scheduled + @Locked(SKIP): one run per tick, by second: %s", bySecond)
                 .allSatisfy(instances -> assertThat(instances).hasSize(1));
-        assertThat(TICKS.mostAtOnce.get()).as("[redis] @Scheduled + @Locked(SKIP): never two runs at once").isEqualTo(1);
-        assertThat(TICKS.skips.get()).as("[redis] @Scheduled + @Locked(SKIP): the other instance skipped its ticks")
+        assertThat(TICKS.mostAtOnce.get())
+                .as("[redis] @Scheduled + @Locked(SKIP): never two runs at once")
+                .isEqualTo(1);
+        assertThat(TICKS.skips.get())
+                .as("[redis] @Scheduled + @Locked(SKIP): the other instance skipped its ticks")
                 .isPositive();
     }
 }

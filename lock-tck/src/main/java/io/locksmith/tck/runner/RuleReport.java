@@ -47,8 +47,11 @@ final class RuleReport implements TestExecutionListener {
 
     @Override
     public void testPlanExecutionStarted(TestPlan plan) {
-        plan.getRoots().stream().flatMap(root -> plan.getDescendants(root).stream())
-                .filter(TestIdentifier::isTest).mapToInt(t -> rule(t).length()).max()
+        plan.getRoots().stream()
+                .flatMap(root -> plan.getDescendants(root).stream())
+                .filter(TestIdentifier::isTest)
+                .mapToInt(t -> rule(t).length())
+                .max()
                 .ifPresent(longest -> width = longest);
         line("rule", "result", "time", "reason");
     }
@@ -67,7 +70,8 @@ final class RuleReport implements TestExecutionListener {
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
         if (test.isContainer()) {
             // a rule group's setup or teardown failed: every rule in it is unproven
-            result.getThrowable().ifPresent(t -> failedRule("(setup of " + test.getDisplayName() + ")", "-", t.toString()));
+            result.getThrowable()
+                    .ifPresent(t -> failedRule("(setup of " + test.getDisplayName() + ")", "-", t.toString()));
             return;
         }
         switch (result.getStatus()) {
@@ -77,8 +81,14 @@ final class RuleReport implements TestExecutionListener {
                 }
                 line(rule(test), "passed", took(test), "");
             }
-            case ABORTED -> skippedRule(test, result.getThrowable().map(Throwable::getMessage).orElse(""));
-            default -> failedRule(rule(test), took(test), result.getThrowable().map(String::valueOf).orElse(""));
+            case ABORTED ->
+                skippedRule(
+                        test, result.getThrowable().map(Throwable::getMessage).orElse(""));
+            default ->
+                failedRule(
+                        rule(test),
+                        took(test),
+                        result.getThrowable().map(String::valueOf).orElse(""));
         }
     }
 
@@ -124,8 +134,11 @@ final class RuleReport implements TestExecutionListener {
     }
 
     private static String rule(TestIdentifier test) {
-        return test.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast)
-                .map(MethodSource::getMethodName).orElse(test.getDisplayName());
+        return test.getSource()
+                .filter(MethodSource.class::isInstance)
+                .map(MethodSource.class::cast)
+                .map(MethodSource::getMethodName)
+                .orElse(test.getDisplayName());
     }
 
     private static String oneLine(String text) {

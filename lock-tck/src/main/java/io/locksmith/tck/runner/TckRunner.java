@@ -62,7 +62,8 @@ public final class TckRunner {
                     }
                     case "--uri" -> props.put(UriContract.URI_PROPERTY, value(args, ++i, "--uri"));
                     case "--lease" -> props.put(UriContract.LEASE_PROPERTY, millis(value(args, ++i, "--lease")));
-                    case "--min-lease" -> props.put(UriContract.MIN_LEASE_PROPERTY, millis(value(args, ++i, "--min-lease")));
+                    case "--min-lease" ->
+                        props.put(UriContract.MIN_LEASE_PROPERTY, millis(value(args, ++i, "--min-lease")));
                     case "--wakeup" -> props.put(UriContract.WAKEUP_PROPERTY, "true");
                     case "--fifo" -> props.put(UriContract.FIFO_PROPERTY, "true");
                     case "--provider" -> jars.add(jar(value(args, ++i, "--provider")));
@@ -79,7 +80,8 @@ public final class TckRunner {
         }
         props.forEach(System::setProperty);
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        ClassLoader loader = jars.isEmpty() ? previous
+        ClassLoader loader = jars.isEmpty()
+                ? previous
                 : new URLClassLoader(jars.toArray(URL[]::new), TckRunner.class.getClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
         try {
@@ -91,7 +93,8 @@ public final class TckRunner {
 
     private static int execute(PrintStream out) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(UriContract.class)).build();
+                .selectors(selectClass(UriContract.class))
+                .build();
         RuleReport report = new RuleReport(out);
         Launcher launcher = LauncherFactory.create();
         launcher.execute(request, report);
@@ -106,7 +109,11 @@ public final class TckRunner {
     }
 
     private static String millis(String duration) {
-        return Long.toString(io.locksmith.LockOptions.builder().set("lease", duration).build().lease().toMillis());
+        return Long.toString(io.locksmith.LockOptions.builder()
+                .set("lease", duration)
+                .build()
+                .lease()
+                .toMillis());
     }
 
     private static URL jar(String path) {

@@ -23,7 +23,8 @@ class TckRunnerMainTest {
     @Test
     void rulesNeedingFaultHooksSayTheyDidNotRunAndTheSoundProviderPasses() {
         Run run = Run.of("--uri", "flawed://none", "--wakeup");
-        assertEquals(0, run.exit, "the runner declares its missing fault hooks; the sound provider passes:\n" + run.text());
+        assertEquals(
+                0, run.exit, "the runner declares its missing fault hooks; the sound provider passes:\n" + run.text());
         run.expectLine("required_mutualExclusionUnderContention\\s+passed\\s+\\d+ ms\\s*");
         run.expectLine("optional_waiterIsWokenPromptlyOnRelease\\s+passed\\s+\\d+ ms\\s*");
         run.expectLine("required_stateRemovedBehindTheHolderIsReportedLostOnce\\s+skipped\\s+\\d+ ms\\s+"
@@ -45,12 +46,16 @@ class TckRunnerMainTest {
     void rulesAreReportedAsTheyFinishNotAtTheEnd() {
         Run run = Run.of("--uri", "flawed://first_attempt_refused");
         assertEquals(1, run.exit, "a provider that breaks a rule fails the run:\n" + run.text());
-        Line failedRule = run.expectLine("required_tryAcquireTakesAFreeLock\\s+FAILED\\s+\\d+ ms\\s+.*"
-                + "\\[flawed://FIRST_ATTEMPT_REFUSED\\] required_tryAcquireTakesAFreeLock: tryAcquire\\(\\) of a free lock must grant it");
-        Line firstRule = run.lines.stream().filter(l -> l.text.matches("(required|optional)_\\S+\\s+(passed|FAILED|skipped)\\s.*"))
-                .findFirst().orElseThrow();
+        Line failedRule = run.expectLine(
+                "required_tryAcquireTakesAFreeLock\\s+FAILED\\s+\\d+ ms\\s+.*"
+                        + "\\[flawed://FIRST_ATTEMPT_REFUSED\\] required_tryAcquireTakesAFreeLock: tryAcquire\\(\\) of a free lock must grant it");
+        Line firstRule = run.lines.stream()
+                .filter(l -> l.text.matches("(required|optional)_\\S+\\s+(passed|FAILED|skipped)\\s.*"))
+                .findFirst()
+                .orElseThrow();
         Line summary = run.expectLine("\\d+ passed, \\d+ failed, \\d+ skipped");
-        assertTrue(summary.at - firstRule.at > TimeUnit.SECONDS.toNanos(1),
+        assertTrue(
+                summary.at - firstRule.at > TimeUnit.SECONDS.toNanos(1),
                 "the first rule's line must be printed when it finishes, well before the run ends; it came "
                         + TimeUnit.NANOSECONDS.toMillis(summary.at - firstRule.at) + " ms before the summary");
         assertTrue(failedRule.at < summary.at, "the failed rule is printed when it fails");
@@ -95,7 +100,8 @@ class TckRunnerMainTest {
                 public synchronized void write(int b) {
                     if (b == '\n') {
                         synchronized (lines) {
-                            lines.add(new Line(line.toString(StandardCharsets.UTF_8).stripTrailing(), System.nanoTime()));
+                            lines.add(new Line(
+                                    line.toString(StandardCharsets.UTF_8).stripTrailing(), System.nanoTime()));
                         }
                         line.reset();
                     } else {

@@ -88,11 +88,15 @@ class OrderProcessingTest {
         @Locked(name = "order:#{#orderId}", waitFor = "30s")
         @Transactional
         public boolean ship(long orderId) {
-            Integer shipped = db.queryForObject("SELECT COUNT(*) FROM shipments WHERE order_id = ?", Integer.class, orderId);
+            Integer shipped =
+                    db.queryForObject("SELECT COUNT(*) FROM shipments WHERE order_id = ?", Integer.class, orderId);
             if (shipped != null && shipped > 0) {
                 return false;
             }
-            db.update("INSERT INTO shipments (order_id, token) VALUES (?, ?)", orderId, LockContext.current().fencingToken());
+            db.update(
+                    "INSERT INTO shipments (order_id, token) VALUES (?, ?)",
+                    orderId,
+                    LockContext.current().fencingToken());
             runBeforeCommit();
             return true;
         }
@@ -100,7 +104,10 @@ class OrderProcessingTest {
         /** Writes a shipment under the lock, in the caller's transaction. */
         @Locked(name = "order:#{#orderId}", waitFor = "30s")
         public void shipInCallersTransaction(long orderId) {
-            db.update("INSERT INTO shipments (order_id, token) VALUES (?, ?)", orderId, LockContext.current().fencingToken());
+            db.update(
+                    "INSERT INTO shipments (order_id, token) VALUES (?, ?)",
+                    orderId,
+                    LockContext.current().fencingToken());
         }
 
         public int shipments(long orderId) {
@@ -152,8 +159,11 @@ class OrderProcessingTest {
     }
 
     private static ConfigurableApplicationContext start(String db) {
-        return new SpringApplicationBuilder(OrdersApp.class).web(WebApplicationType.NONE).logStartupInfo(false)
-                .properties("orders.db=" + db, "locksmith.uri=" + db, "locksmith.backoff-max=200ms").run();
+        return new SpringApplicationBuilder(OrdersApp.class)
+                .web(WebApplicationType.NONE)
+                .logStartupInfo(false)
+                .properties("orders.db=" + db, "locksmith.uri=" + db, "locksmith.backoff-max=200ms")
+                .run();
     }
 
     @Test
@@ -179,12 +189,16 @@ class OrderProcessingTest {
                     .isEmpty();
         });
 
-        assertThat(ordersA.ship(7)).as("[jdbc/h2] @Locked + @Transactional: A ships order 7").isTrue();
+        assertThat(ordersA.ship(7))
+                .as("[jdbc/h2] @Locked + @Transactional: A ships order 7")
+                .isTrue();
         assertThat(bStarted.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(shippedByB.get(BOUND.toSeconds(), TimeUnit.SECONDS))
                 .as("[jdbc/h2] @Locked + @Transactional: B, taking the lock after A, sees A's committed shipment")
                 .isFalse();
-        assertThat(ordersA.shipments(7)).as("[jdbc/h2] order 7 is shipped exactly once").isEqualTo(1);
+        assertThat(ordersA.shipments(7))
+                .as("[jdbc/h2] order 7 is shipped exactly once")
+                .isEqualTo(1);
     }
 
     @Test
@@ -192,9 +206,14 @@ class OrderProcessingTest {
         Advisor[] chain = ((Advised) a.getBean(Orders.class)).getAdvisors();
         int lock = indexOf(chain, LockedInterceptor.class);
         int transaction = indexOf(chain, TransactionInterceptor.class);
-        assertThat(lock).as("[spring] the @Locked advice is applied to the bean").isNotNegative();
-        assertThat(transaction).as("[spring] the @Transactional advice is applied to the bean").isNotNegative();
-        assertThat(lock).as("[spring] @Locked comes first in the chain, so it runs outside @Transactional")
+        assertThat(lock)
+                .as("[spring] the @Locked advice is applied to the bean")
+                .isNotNegative();
+        assertThat(transaction)
+                .as("[spring] the @Transactional advice is applied to the bean")
+                .isNotNegative();
+        assertThat(lock)
+                .as("[spring] @Locked comes first in the chain, so it runs outside @Transactional")
                 .isLessThan(transaction);
     }
 
@@ -243,22 +262,31 @@ class OrderProcessingTest {
 
         transaction.executeWithoutResult(status -> {
             ordersA.shipInCallersTransaction(9);
-            assertThat(activityA.held()).as("[jdbc/h2] @Locked inside a transaction: still held after the method returned")
-                    .extracting(LockActivity.HeldLock::name).containsExactly("order:9");
+            assertThat(activityA.held())
+                    .as("[jdbc/h2] @Locked inside a transaction: still held after the method returned")
+                    .extracting(LockActivity.HeldLock::name)
+                    .containsExactly("order:9");
             status.setRollbackOnly();
         });
 
-        assertThat(activityA.held()).as("[jdbc/h2] @Locked inside a transaction: released after the rollback").isEmpty();
-        Optional<LockHandle> free = b.getBean(io.locksmith.LockClient.class).lock("order:9").tryAcquire();
+        assertThat(activityA.held())
+                .as("[jdbc/h2] @Locked inside a transaction: released after the rollback")
+                .isEmpty();
+        Optional<LockHandle> free =
+                b.getBean(io.locksmith.LockClient.class).lock("order:9").tryAcquire();
         free.ifPresent(LockHandle::close);
-        assertThat(free).as("[jdbc/h2] @Locked inside a transaction: another instance can take the lock after the rollback")
+        assertThat(free)
+                .as("[jdbc/h2] @Locked inside a transaction: another instance can take the lock after the rollback")
                 .isPresent();
-        assertThat(ordersA.shipments(9)).as("[jdbc/h2] the rolled-back shipment is gone").isZero();
+        assertThat(ordersA.shipments(9))
+                .as("[jdbc/h2] the rolled-back shipment is gone")
+                .isZero();
     }
 
     private static void awaitWaiting(ConfigurableApplicationContext instance, String lockName) {
         LockActivity activity = instance.getBean(LockActivity.class);
-        await().atMost(BOUND).until(() -> activity.waiters().stream().anyMatch(w -> w.name().equals(lockName)));
+        await().atMost(BOUND)
+                .until(() -> activity.waiters().stream().anyMatch(w -> w.name().equals(lockName)));
     }
 
     /** @return the future's value if it completes within {@code bound}; empty if it does not */

@@ -32,7 +32,10 @@ public class LocksEndpoint {
     @ReadOperation
     public Locks locks() {
         List<Held> held = activity.held().stream()
-                .map(h -> new Held(h.name(), h.fencingToken(), h.heldSince(),
+                .map(h -> new Held(
+                        h.name(),
+                        h.fencingToken(),
+                        h.heldSince(),
                         h.leaseLeft() == null ? null : h.leaseLeft().toMillis()))
                 .toList();
         List<Waiting> waiting = activity.waiters().stream()

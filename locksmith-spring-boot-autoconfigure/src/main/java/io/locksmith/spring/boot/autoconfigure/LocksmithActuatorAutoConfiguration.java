@@ -30,8 +30,8 @@ public class LocksmithActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "locksmithHealthIndicator")
-        LocksmithHealthIndicator locksmithHealthIndicator(LockClient client, LockActivity activity,
-                LocksmithProperties properties) {
+        LocksmithHealthIndicator locksmithHealthIndicator(
+                LockClient client, LockActivity activity, LocksmithProperties properties) {
             return new LocksmithHealthIndicator(client, activity, properties.getHealthProbeName());
         }
     }

@@ -44,9 +44,10 @@ public class LocksmithAutoConfiguration {
     public LockClient lockClient(LocksmithProperties properties) {
         String uri = properties.getUri();
         if (uri == null || uri.isBlank()) {
-            throw new IllegalStateException("locksmith.uri is not set, so there is no lock backend to connect to: set it"
-                    + " (for example locksmith.uri=redis://localhost:6379 or jdbc:postgresql://db/app), or define a"
-                    + " LockClient bean of your own; see docs/spring.md");
+            throw new IllegalStateException(
+                    "locksmith.uri is not set, so there is no lock backend to connect to: set it"
+                            + " (for example locksmith.uri=redis://localhost:6379 or jdbc:postgresql://db/app), or define a"
+                            + " LockClient bean of your own; see docs/spring.md");
         }
         return LockClient.open(uri, properties.clientOptions());
     }
@@ -87,8 +88,11 @@ public class LocksmithAutoConfiguration {
      */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    public static Advisor lockedAdvisor(ObjectProvider<LockClient> client, ObjectProvider<LockActivity> activity,
-            ApplicationEventPublisher events, BeanFactory beans) {
+    public static Advisor lockedAdvisor(
+            ObjectProvider<LockClient> client,
+            ObjectProvider<LockActivity> activity,
+            ApplicationEventPublisher events,
+            BeanFactory beans) {
         // the client and registry are looked up lazily: advisors are made before ordinary beans
         LockedInterceptor interceptor = new LockedInterceptor(client::getObject, activity::getObject, events, beans);
         DefaultPointcutAdvisor advisor =

@@ -38,11 +38,15 @@ public class LocksmithHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("backend", client.backend());
         LockStatus probe = client.lock(probeName).status();
         builder.withDetail("probe", probeName + ": " + probe.state().name().toLowerCase(java.util.Locale.ROOT));
-        builder.withDetail("held", activity.held().size()).withDetail("waiting", activity.waiters().size());
+        builder.withDetail("held", activity.held().size())
+                .withDetail("waiting", activity.waiters().size());
         LockListener.Renewal renewal = activity.lastRenewal();
         if (renewal != null && renewal.failed() > 0) {
-            builder.down().withDetail("renewal", "failing: the last batch could not renew " + renewal.failed() + " of "
-                    + renewal.leases() + " leases");
+            builder.down()
+                    .withDetail(
+                            "renewal",
+                            "failing: the last batch could not renew " + renewal.failed() + " of " + renewal.leases()
+                                    + " leases");
             return;
         }
         builder.up().withDetail("renewal", renewal == null ? "none yet" : "keeping up");

@@ -19,9 +19,11 @@ import org.springframework.context.annotation.Bean;
  * listener bean. With an {@link ObservationRegistry}, acquisitions are observations too (spans
  * through a tracing bridge). {@code locksmith.metrics.enabled=false} turns it off.
  */
-@AutoConfiguration(afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
+        })
 @ConditionalOnClass({LockMeters.class, MeterRegistry.class})
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnProperty(name = "locksmith.metrics.enabled", matchIfMissing = true)
@@ -29,13 +31,16 @@ public class LocksmithMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockMeters lockMeters(MeterRegistry registry, ObjectProvider<ObservationRegistry> observations,
-            LocksmithProperties properties) {
+    LockMeters lockMeters(
+            MeterRegistry registry, ObjectProvider<ObservationRegistry> observations, LocksmithProperties properties) {
         NameTag nameTag = switch (properties.getMetrics().getLockNameTag()) {
             case NONE -> NameTag.none();
             case PREFIX -> NameTag.upTo(':');
             case WHOLE -> NameTag.whole();
         };
-        return LockMeters.builder(registry).observations(observations.getIfAvailable()).nameTag(nameTag).build();
+        return LockMeters.builder(registry)
+                .observations(observations.getIfAvailable())
+                .nameTag(nameTag)
+                .build();
     }
 }

@@ -31,7 +31,8 @@ import org.springframework.context.annotation.Configuration;
 class LocksmithHealthIndicatorTest {
 
     private final ApplicationContextRunner contexts = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithActuatorAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithActuatorAutoConfiguration.class))
             .withUserConfiguration(Flaky.class);
 
     /** The switch the decorator reads. */
@@ -49,7 +50,10 @@ class LocksmithHealthIndicatorTest {
 
         @Bean(destroyMethod = "close")
         LockClient flakyClient(Outage outage) {
-            LockOptions options = LockOptions.builder().lease(Duration.ofSeconds(20)).renewInterval(Duration.ofMillis(100)).build();
+            LockOptions options = LockOptions.builder()
+                    .lease(Duration.ofSeconds(20))
+                    .renewInterval(Duration.ofMillis(100))
+                    .build();
             return LockClient.open("memory:", options, backend -> new Failing(backend, outage));
         }
     }
@@ -84,28 +88,40 @@ class LocksmithHealthIndicatorTest {
         contexts.run(context -> {
             LocksmithHealthIndicator health = context.getBean(LocksmithHealthIndicator.class);
             Outage outage = context.getBean(Outage.class);
-            assertThat(health.health(true).getStatus()).as("[memory] health: up with nothing held").isEqualTo(Status.UP);
+            assertThat(health.health(true).getStatus())
+                    .as("[memory] health: up with nothing held")
+                    .isEqualTo(Status.UP);
 
             try (LockHandle held = context.getBean(LockClient.class).lock("job").acquire(Duration.ofSeconds(5))) {
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(health.health(true).getDetails())
-                        .as("[memory] health: renewals keep up").containsEntry("renewal", "keeping up"));
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(health.health(true).getDetails())
+                                .as("[memory] health: renewals keep up")
+                                .containsEntry("renewal", "keeping up"));
 
                 outage.renewals = true;
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                     Health h = health.health(true);
-                    assertThat(h.getStatus()).as("[memory] health: down while renewals fail: %s", h).isEqualTo(Status.DOWN);
-                    assertThat((String) h.getDetails().get("renewal")).as("[memory] health: says renewals fail")
+                    assertThat(h.getStatus())
+                            .as("[memory] health: down while renewals fail: %s", h)
+                            .isEqualTo(Status.DOWN);
+                    assertThat((String) h.getDetails().get("renewal"))
+                            .as("[memory] health: says renewals fail")
                             .startsWith("failing");
                 });
                 outage.renewals = false;
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(health.health(true).getStatus())
-                        .as("[memory] health: up again once renewals succeed").isEqualTo(Status.UP));
-                assertThat(held.isHeld()).as("[memory] the lock outlived the short outage").isTrue();
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(health.health(true).getStatus())
+                                .as("[memory] health: up again once renewals succeed")
+                                .isEqualTo(Status.UP));
+                assertThat(held.isHeld())
+                        .as("[memory] the lock outlived the short outage")
+                        .isTrue();
             }
 
             outage.reads = true;
             Health unreachable = health.health(true);
-            assertThat(unreachable.getStatus()).as("[memory] health: down when the backend cannot be read: %s", unreachable)
+            assertThat(unreachable.getStatus())
+                    .as("[memory] health: down when the backend cannot be read: %s", unreachable)
                     .isEqualTo(Status.DOWN);
         });
     }

@@ -18,8 +18,8 @@ import org.springframework.context.annotation.Configuration;
 class LocksmithMetricsTest {
 
     private final ApplicationContextRunner contexts = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class,
-                    LocksmithMetricsAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithMetricsAutoConfiguration.class))
             .withPropertyValues("locksmith.uri=memory:");
 
     @Configuration(proxyBeanMethods = false)
@@ -42,30 +42,54 @@ class LocksmithMetricsTest {
     void withAMeterRegistryTheClientsLocksAreMeteredOnce() {
         contexts.withUserConfiguration(Registry.class).run(context -> {
             assertThat(context).hasSingleBean(LockMeters.class);
-            context.getBean(LockClient.class).lock("order:1").tryAcquire().orElseThrow().close();
+            context.getBean(LockClient.class)
+                    .lock("order:1")
+                    .tryAcquire()
+                    .orElseThrow()
+                    .close();
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("locksmith.acquire").tag("outcome", "acquired").timer().count())
-                    .as("one acquisition, counted once (the listener is registered once)").isEqualTo(1);
-            assertThat(registry.get("locksmith.held").longTaskTimer().activeTasks()).isZero();
+            assertThat(registry.get("locksmith.acquire")
+                            .tag("outcome", "acquired")
+                            .timer()
+                            .count())
+                    .as("one acquisition, counted once (the listener is registered once)")
+                    .isEqualTo(1);
+            assertThat(registry.get("locksmith.held").longTaskTimer().activeTasks())
+                    .isZero();
         });
     }
 
     @Test
     void theLockNameTagFollowsTheProperty() {
-        contexts.withUserConfiguration(Registry.class).withPropertyValues("locksmith.metrics.lock-name-tag=prefix")
+        contexts.withUserConfiguration(Registry.class)
+                .withPropertyValues("locksmith.metrics.lock-name-tag=prefix")
                 .run(context -> {
-                    context.getBean(LockClient.class).lock("order:81723").tryAcquire().orElseThrow().close();
-                    assertThat(context.getBean(MeterRegistry.class).get("locksmith.acquire").tag("lock", "order:")
-                            .timer().count()).isEqualTo(1);
+                    context.getBean(LockClient.class)
+                            .lock("order:81723")
+                            .tryAcquire()
+                            .orElseThrow()
+                            .close();
+                    assertThat(context.getBean(MeterRegistry.class)
+                                    .get("locksmith.acquire")
+                                    .tag("lock", "order:")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(1);
                 });
     }
 
     @Test
     void withAnObservationRegistryAcquisitionsAreObserved() {
         contexts.withUserConfiguration(Registry.class, Observations.class).run(context -> {
-            context.getBean(LockClient.class).lock("order:1").tryAcquire().orElseThrow().close();
+            context.getBean(LockClient.class)
+                    .lock("order:1")
+                    .tryAcquire()
+                    .orElseThrow()
+                    .close();
             TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
-                    .hasObservationWithNameEqualTo("locksmith.acquire").that().hasBeenStopped()
+                    .hasObservationWithNameEqualTo("locksmith.acquire")
+                    .that()
+                    .hasBeenStopped()
                     .hasLowCardinalityKeyValue("outcome", "acquired");
         });
     }
@@ -73,7 +97,8 @@ class LocksmithMetricsTest {
     @Test
     void withoutAMeterRegistryOrWhenDisabledThereAreNoMeters() {
         contexts.run(context -> assertThat(context).doesNotHaveBean(LockMeters.class));
-        contexts.withUserConfiguration(Registry.class).withPropertyValues("locksmith.metrics.enabled=false")
+        contexts.withUserConfiguration(Registry.class)
+                .withPropertyValues("locksmith.metrics.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(LockMeters.class));
     }
 }
