@@ -48,6 +48,21 @@ class CoreTest {
         return DefaultLockClient.onClock(backend::attach, options, clock);
     }
 
+    /** Opens the client again with the defaults, keeping the backend's event sink for the test. */
+    private AtomicReference<io.locksmith.spi.BackendEvents> reopenWithEvents() {
+        AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
+        client.close();
+        clock = new ManualClock();
+        client = DefaultLockClient.onClock(
+                context -> {
+                    sink.set(context.events());
+                    return backend.attach(context);
+                },
+                LockOptions.defaults(),
+                clock);
+        return sink;
+    }
+
     /** Moves the clock by {@code total} in steps, letting the work that falls due run after each. */
     private void pass(Duration total, Duration step) {
         for (long t = 0; t < total.toNanos(); t += step.toNanos()) {
@@ -311,16 +326,7 @@ class CoreTest {
 
     @Test
     void eventsFromTheBackendLoseHandles() {
-        AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
-        client.close();
-        clock = new ManualClock();
-        client = DefaultLockClient.onClock(
-                context -> {
-                    sink.set(context.events());
-                    return backend.attach(context);
-                },
-                LockOptions.defaults(),
-                clock);
+        AtomicReference<io.locksmith.spi.BackendEvents> sink = reopenWithEvents();
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         LockHandle b = client.lock("b").acquire(Duration.ZERO);
         sink.get().lost("a", backend.owners.get("a"), LossReason.OWNERSHIP_LOST);
@@ -333,16 +339,7 @@ class CoreTest {
 
     @Test
     void callbackRegisteredAfterLossRunsAtOnceAndCallbacksRunOffTheCallersThread() throws Exception {
-        AtomicReference<io.locksmith.spi.BackendEvents> sink = new AtomicReference<>();
-        client.close();
-        clock = new ManualClock();
-        client = DefaultLockClient.onClock(
-                context -> {
-                    sink.set(context.events());
-                    return backend.attach(context);
-                },
-                LockOptions.defaults(),
-                clock);
+        AtomicReference<io.locksmith.spi.BackendEvents> sink = reopenWithEvents();
         LockHandle a = client.lock("a").acquire(Duration.ZERO);
         AtomicReference<Thread> ranOn = new AtomicReference<>();
         CountDownLatch ran = new CountDownLatch(2);
