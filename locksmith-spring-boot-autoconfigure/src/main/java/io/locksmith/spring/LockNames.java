@@ -3,6 +3,8 @@ package io.locksmith.spring;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -20,6 +22,10 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * the {@code #{...}} SpEL parts over the call's arguments. Each method's template is parsed once.
  */
 final class LockNames {
+
+    // a variable that is not an argument by position (#p0, #a0) nor SpEL's own (#root, #this)
+    private static final Pattern ARGUMENT_BY_NAME =
+            Pattern.compile("#(?!(?:root|this|[pa]\\d+)\\b)([A-Za-z_$][A-Za-z0-9_$]*)");
 
     private final SpelExpressionParser parser = new SpelExpressionParser();
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
@@ -52,6 +58,24 @@ final class LockNames {
         return name.toString();
     }
 
+    /**
+     * A template that names an argument ({@code #orderId}) of a method whose class file has no
+     * parameter names (compiled without {@code -parameters}) would read it as nothing, silently:
+     * every order would share the lock {@code order:}. That is an error, with the way out.
+     */
+    private void requireNamesFor(String name, Method method) {
+        if (method.getParameterCount() == 0 || parameterNames.getParameterNames(method) != null) {
+            return;
+        }
+        Matcher named = ARGUMENT_BY_NAME.matcher(name);
+        if (named.find()) {
+            throw new IllegalStateException("the @Locked name '" + name + "' of " + Methods.describe(method)
+                    + " refers to #" + named.group(1) + ", but the class file of " + Methods.describe(method)
+                    + " has no parameter names: compile it with -parameters (Spring Boot's Maven and Gradle"
+                    + " plugins do), or refer to the arguments by position, #p0, #p1...");
+        }
+    }
+
     /** Resolves {@code ${...}} placeholders in an attribute, where the bean factory can. */
     String placeholders(String value) {
         if (beans instanceof ConfigurableBeanFactory configurable && value.contains("${")) {
@@ -61,6 +85,7 @@ final class LockNames {
     }
 
     private Expression parse(String name, Method method) {
+        requireNamesFor(name, method);
         try {
             return parser.parseExpression(placeholders(name), ParserContext.TEMPLATE_EXPRESSION);
         } catch (ParseException e) {
