@@ -1,4 +1,4 @@
-package io.locksmith.spring.example;
+package io.locksmith.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
