@@ -50,6 +50,9 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public Optional<LockHandle> tryAcquire() {
+        if (runtime.listeners.none()) {
+            return Optional.ofNullable(tryOnce()); // the uncontended path: nothing to tell, nothing made for it
+        }
         return Optional.ofNullable(observed(Duration.ZERO, Outcome.BUSY, this::tryOnce));
     }
 
@@ -111,6 +114,9 @@ final class DefaultDistributedLock implements DistributedLock {
     @Override
     public LockHandle acquire(Duration wait) {
         Arguments.notNegative("wait", wait);
+        if (runtime.listeners.none()) {
+            return waitFor(wait);
+        }
         return observed(wait, Outcome.TIMEOUT, () -> waitFor(wait));
     }
 

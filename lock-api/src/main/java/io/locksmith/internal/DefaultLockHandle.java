@@ -49,7 +49,7 @@ final class DefaultLockHandle implements LockHandle {
     private volatile long nextRenewNanos;
     private volatile int state;
     private volatile int closed;
-    private final long createdNanos;
+    private volatile long announcedNanos; // when it was handed out to a listened-to caller
     private volatile io.locksmith.LockListener.Hold announced; // told to listeners as handed out
     private LossReason lossReason;
     private List<Runnable> callbacks;
@@ -72,7 +72,6 @@ final class DefaultLockHandle implements LockHandle {
         this.renewIntervalNanos = renewInterval.toNanos();
         this.lease = request.lease();
         this.confirmedAt = startNanos;
-        this.createdNanos = runtime.clock.nanoTime();
         this.deadlineNanos = startNanos + lease.toNanos();
         this.nextRenewNanos = startNanos + renewIntervalNanos;
     }
@@ -227,13 +226,14 @@ final class DefaultLockHandle implements LockHandle {
 
     /** Notes that the handle was handed out and told to listeners; its end will be told too. */
     io.locksmith.LockListener.Hold announce(String backend) {
+        announcedNanos = runtime.clock.nanoTime();
         io.locksmith.LockListener.Hold hold = new io.locksmith.LockListener.Hold(name, backend, "lock", token);
         announced = hold;
         return hold;
     }
 
     private Duration heldFor() {
-        return Duration.ofNanos(Math.max(0, runtime.clock.nanoTime() - createdNanos));
+        return Duration.ofNanos(Math.max(0, runtime.clock.nanoTime() - announcedNanos));
     }
 
     /** @return whether the handle was lost (not released, not merely past its deadline) */

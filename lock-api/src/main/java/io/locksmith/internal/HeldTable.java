@@ -4,6 +4,7 @@ import io.locksmith.LossReason;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.HeldLeases;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -18,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class HeldTable implements HeldLeases {
 
     private final ConcurrentHashMap<String, DefaultLockHandle> byOwner = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Set<DefaultLockHandle>> byKey = new ConcurrentHashMap<>();
+    // a key's handle, or an array of them when one client holds a key more than once (shared
+    // holds): the common case costs one map entry and no allocation of its own
+    private final ConcurrentHashMap<String, Object> byKey = new ConcurrentHashMap<>();
     // owners with a backend call in flight, and losses reported for them before their handle was registered
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, LossReason> early = new ConcurrentHashMap<>();
@@ -30,7 +33,7 @@ final class HeldTable implements HeldLeases {
      * @return whether the handle is held (not lost on arrival)
      */
     boolean add(DefaultLockHandle handle) {
-        byKey.computeIfAbsent(handle.key(), k -> ConcurrentHashMap.newKeySet()).add(handle);
+        byKey.merge(handle.key(), handle, HeldTable::with);
         byOwner.put(handle.owner(), handle);
         LossReason lostFirst = early.remove(handle.owner());
         if (lostFirst != null) {
@@ -42,10 +45,9 @@ final class HeldTable implements HeldLeases {
 
     void remove(DefaultLockHandle handle) {
         byOwner.remove(handle.owner(), handle);
-        byKey.computeIfPresent(handle.key(), (k, set) -> {
-            set.remove(handle);
-            return set.isEmpty() ? null : set;
-        });
+        if (!byKey.remove(handle.key(), handle)) {
+            byKey.computeIfPresent(handle.key(), (k, held) -> without(held, handle));
+        }
     }
 
     /** Notes that a backend call for {@code owner} is in flight, so a loss reported meanwhile is kept. */
@@ -88,15 +90,37 @@ final class HeldTable implements HeldLeases {
 
     @Override
     public List<HeldLease> on(String key) {
-        Set<DefaultLockHandle> onKey = byKey.get(key);
-        if (onKey == null) {
+        Object held = byKey.get(key);
+        if (held == null) {
             return List.of();
         }
-        List<HeldLease> out = new ArrayList<>(onKey.size());
-        for (DefaultLockHandle h : onKey) {
+        if (held instanceof DefaultLockHandle h) {
+            return List.of(h.lease(h.lease()));
+        }
+        List<HeldLease> out = new ArrayList<>();
+        for (DefaultLockHandle h : (DefaultLockHandle[]) held) {
             out.add(h.lease(h.lease()));
         }
         return out;
+    }
+
+    private static Object with(Object held, Object added) {
+        DefaultLockHandle[] before =
+                held instanceof DefaultLockHandle h ? new DefaultLockHandle[] {h} : (DefaultLockHandle[]) held;
+        DefaultLockHandle[] after = Arrays.copyOf(before, before.length + 1);
+        after[before.length] = (DefaultLockHandle) added;
+        return after;
+    }
+
+    private static Object without(Object held, DefaultLockHandle removed) {
+        if (held == removed) {
+            return null;
+        }
+        if (!(held instanceof DefaultLockHandle[] all)) {
+            return held;
+        }
+        DefaultLockHandle[] rest = Arrays.stream(all).filter(h -> h != removed).toArray(DefaultLockHandle[]::new);
+        return rest.length == 0 ? null : rest.length == 1 ? rest[0] : rest;
     }
 
     @Override

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +59,13 @@ final class Listeners {
             return null;
         }
         AcquisitionStarted e = new AcquisitionStarted(lockName, backend, "lock", wait, ids.incrementAndGet());
-        each(ls, l -> l.acquisitionStarted(e));
+        for (LockListener l : ls) {
+            try {
+                l.acquisitionStarted(e);
+            } catch (RuntimeException failure) {
+                threw(l, failure);
+            }
+        }
         return e;
     }
 
@@ -87,23 +92,51 @@ final class Listeners {
                 Duration.ofNanos(Math.max(0, nowNanos - startNanos)),
                 handle == null ? -1 : handle.fencingToken(),
                 failure);
-        each(ls, l -> l.acquisitionEnded(e));
-        if (handle != null) {
-            LockListener.Hold hold = handle.announce(started.backend());
-            each(ls, l -> l.held(hold));
+        LockListener.Hold hold = handle == null ? null : handle.announce(started.backend());
+        for (LockListener l : ls) {
+            try {
+                l.acquisitionEnded(e);
+            } catch (RuntimeException thrown) {
+                threw(l, thrown);
+            }
+            if (hold != null) {
+                try {
+                    l.held(hold);
+                } catch (RuntimeException thrown) {
+                    threw(l, thrown);
+                }
+            }
         }
     }
 
     void released(LockListener.HoldEnded e) {
-        each(all, l -> l.released(e));
+        for (LockListener l : all) {
+            try {
+                l.released(e);
+            } catch (RuntimeException failure) {
+                threw(l, failure);
+            }
+        }
     }
 
     void lost(LockListener.HoldEnded e) {
-        each(all, l -> l.lost(e));
+        for (LockListener l : all) {
+            try {
+                l.lost(e);
+            } catch (RuntimeException failure) {
+                threw(l, failure);
+            }
+        }
     }
 
     void renewed(LockListener.Renewal e) {
-        each(all, l -> l.renewed(e));
+        for (LockListener l : all) {
+            try {
+                l.renewed(e);
+            } catch (RuntimeException failure) {
+                threw(l, failure);
+            }
+        }
     }
 
     static Outcome outcomeOf(Throwable failure) {
@@ -124,13 +157,7 @@ final class Listeners {
         return Outcome.ERROR;
     }
 
-    private static void each(LockListener[] ls, Consumer<LockListener> call) {
-        for (LockListener l : ls) {
-            try {
-                call.accept(l);
-            } catch (RuntimeException e) {
-                log.warn("a lock listener ({}) threw", l.getClass().getName(), e);
-            }
-        }
+    private static void threw(LockListener l, RuntimeException e) {
+        log.warn("a lock listener ({}) threw", l.getClass().getName(), e);
     }
 }
