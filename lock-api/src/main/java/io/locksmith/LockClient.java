@@ -3,6 +3,7 @@ package io.locksmith;
 import io.locksmith.internal.ClientFactory;
 import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.LockBackend;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
@@ -139,6 +140,66 @@ public interface LockClient extends AutoCloseable {
      * @throws IllegalStateException if the client is closed
      */
     DistributedLock lock(String name);
+
+    /**
+     * Returns the counting semaphore of the given name: at most {@code permits} holders at a time.
+     * Cheap: no backend call is made until a permit is taken.
+     *
+     * @param name as for {@link #lock(String)}; a semaphore's names are its own
+     * @param permits how many holders it admits at a time; every holder must give the same number
+     * @return the semaphore
+     * @throws IllegalArgumentException if the name is invalid or {@code permits} is below 1
+     * @throws UnsupportedOperationException if the backend keeps no semaphores
+     * @throws IllegalStateException if the client is closed
+     */
+    default DistributedSemaphore semaphore(String name, int permits) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no semaphores");
+    }
+
+    /**
+     * Returns the read-write lock of the given name: many readers, or one writer.
+     *
+     * @param name as for {@link #lock(String)}; a read-write lock's names are its own
+     * @return the read-write lock
+     * @throws IllegalArgumentException if the name is invalid
+     * @throws UnsupportedOperationException if the backend keeps no read-write locks
+     * @throws IllegalStateException if the client is closed
+     */
+    default DistributedReadWriteLock readWriteLock(String name) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no read-write locks");
+    }
+
+    /**
+     * Returns a participant in the leader election of the given name; it stands once
+     * {@link LeaderElection#start() started}. Leadership is the lock of that name.
+     *
+     * @param name as for {@link #lock(String)}
+     * @param identity how this participant is known to others (a host name, a pod name): 1 to 100
+     *     characters, no control characters
+     * @return the participant, not yet standing
+     * @throws IllegalArgumentException if the name or identity is invalid
+     * @throws IllegalStateException if the client is closed
+     */
+    default LeaderElection leaderElection(String name, String identity) {
+        throw new UnsupportedOperationException(getClass().getName() + " holds no elections");
+    }
+
+    /**
+     * Returns the rate limiter of the given name: at most {@code permits} grants in any window of
+     * length {@code per}.
+     *
+     * @param name as for {@link #lock(String)}; shared with the semaphore of that name
+     * @param permits how many grants a window admits
+     * @param per the window; within the backend's lease bounds
+     * @return the rate limiter
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws LockConfigurationException if {@code per} is outside the leases the backend can keep
+     * @throws UnsupportedOperationException if the backend keeps no semaphores
+     * @throws IllegalStateException if the client is closed
+     */
+    default RateLimiter rateLimiter(String name, int permits, Duration per) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no semaphores");
+    }
 
     /**
      * Registers a listener for what this client's locks do (acquisitions, holds, releases, losses,

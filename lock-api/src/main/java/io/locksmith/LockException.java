@@ -12,7 +12,8 @@ public sealed class LockException extends RuntimeException
                 LockBackendException,
                 LockConfigurationException,
                 LockInterruptedException,
-                LockNotHeldException {
+                LockNotHeldException,
+                PermitMismatchException {
 
     private static final long serialVersionUID = 1L;
 

@@ -80,7 +80,8 @@ public interface LockListener {
      *
      * @param lockName the lock's name (often a per-entity id: keep it out of metric tags)
      * @param backend the backend's description, credentials masked
-     * @param kind what is acquired: {@code "lock"}
+     * @param kind what is acquired: {@code "lock"}, {@code "semaphore"} (a permit, also a rate
+     *     limiter's), {@code "read"} or {@code "write"}
      * @param maxWait how long it may wait; zero for a single attempt
      * @param id an id unique among this client's acquisitions, to pair it with its end
      */
@@ -103,7 +104,7 @@ public interface LockListener {
      *
      * @param lockName the lock's name
      * @param backend the backend's description, credentials masked
-     * @param kind what is held: {@code "lock"}
+     * @param kind what is held: {@code "lock"}, {@code "semaphore"}, {@code "read"} or {@code "write"}
      * @param token the grant's fencing token
      */
     record Hold(String lockName, String backend, String kind, long token) {}

@@ -47,6 +47,39 @@ public final class Arguments {
     }
 
     /**
+     * Checks a leader election participant's identity.
+     *
+     * @param identity 1 to 100 characters, no control characters
+     * @return the identity
+     */
+    public static String identity(String identity) {
+        java.util.Objects.requireNonNull(identity, "identity");
+        if (identity.isEmpty() || identity.length() > 100) {
+            throw new IllegalArgumentException(
+                    "identity must be 1 to 100 characters, was " + identity.length() + " long");
+        }
+        for (int i = 0; i < identity.length(); i++) {
+            if (Character.isISOControl(identity.charAt(i))) {
+                throw new IllegalArgumentException("identity holds a control character at index " + i);
+            }
+        }
+        return identity;
+    }
+
+    /**
+     * Checks a semaphore's or rate limiter's number of permits.
+     *
+     * @param permits at least 1
+     * @return the number
+     */
+    public static int permits(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+        }
+        return permits;
+    }
+
+    /**
      * @param what the argument's name
      * @param d a duration
      * @return the duration

@@ -13,6 +13,7 @@ import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
+import io.locksmith.spi.Hold;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -34,13 +35,37 @@ final class DefaultDistributedLock implements DistributedLock {
     private final String key;
     private final Duration lease;
     private final boolean autoRenew;
+    private final Hold hold;
+    private final String ownerSuffix; // appended to each request's owner (a leader's identity), or null
 
     DefaultDistributedLock(ClientRuntime runtime, String name, Duration lease, boolean autoRenew) {
+        this(runtime, name, lease, autoRenew, Hold.EXCLUSIVE, null);
+    }
+
+    DefaultDistributedLock(
+            ClientRuntime runtime, String name, Duration lease, boolean autoRenew, Hold hold, String ownerSuffix) {
         this.runtime = runtime;
         this.name = name;
         this.key = runtime.keyFor(name);
         this.lease = lease;
         this.autoRenew = autoRenew;
+        this.hold = hold;
+        this.ownerSuffix = ownerSuffix;
+    }
+
+    /** @return the kind of hold this lock's acquisitions ask for */
+    Hold hold() {
+        return hold;
+    }
+
+    /** @return the backend key */
+    String key() {
+        return key;
+    }
+
+    /** @return the lease each acquisition asks for */
+    Duration lease() {
+        return lease;
     }
 
     @Override
@@ -67,7 +92,8 @@ final class DefaultDistributedLock implements DistributedLock {
             return how.get();
         }
         long start = runtime.clock.nanoTime();
-        LockListener.AcquisitionStarted started = listeners.started(name, runtime.description(), wait);
+        LockListener.AcquisitionStarted started =
+                listeners.started(name, runtime.description(), Listeners.kind(hold), wait);
         DefaultLockHandle handle;
         try {
             handle = how.get();
@@ -87,6 +113,9 @@ final class DefaultDistributedLock implements DistributedLock {
                 boolean[] late = new boolean[1];
                 DefaultLockHandle handle = attempt(request, held -> late[0] = held == LATE);
                 if (handle != null || !late[0]) {
+                    if (handle == null && hold.kind() == Hold.Kind.WRITE) {
+                        runtime.calls.abandon(request); // a writer not waiting leaves no waiting mark
+                    }
                     return handle;
                 }
                 // our own grant ran out during the call: nobody else holds the lock, so "held by
@@ -195,7 +224,8 @@ final class DefaultDistributedLock implements DistributedLock {
             return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
         }
         long start = runtime.clock.nanoTime();
-        LockListener.AcquisitionStarted started = listeners.started(name, runtime.description(), wait);
+        LockListener.AcquisitionStarted started =
+                listeners.started(name, runtime.description(), Listeners.kind(hold), wait);
         CompletableFuture<LockHandle> pending;
         try {
             runtime.ensureOpen(name);
@@ -221,12 +251,12 @@ final class DefaultDistributedLock implements DistributedLock {
     public DistributedLock withLease(Duration lease) {
         Arguments.positive("lease", lease);
         runtime.calls.validateLease(lease);
-        return new DefaultDistributedLock(runtime, name, lease, autoRenew);
+        return new DefaultDistributedLock(runtime, name, lease, autoRenew, hold, ownerSuffix);
     }
 
     @Override
     public DistributedLock withAutoRenew(boolean autoRenew) {
-        return new DefaultDistributedLock(runtime, name, lease, autoRenew);
+        return new DefaultDistributedLock(runtime, name, lease, autoRenew, hold, ownerSuffix);
     }
 
     @Override
@@ -246,7 +276,9 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     AcquireRequest newRequest() {
-        return AcquireRequest.of(key, name, runtime.nextOwner(), lease);
+        AcquireRequest request = AcquireRequest.of(
+                key, name, ownerSuffix == null ? runtime.nextOwner() : runtime.nextOwner() + ownerSuffix, lease);
+        return hold == Hold.EXCLUSIVE ? request : request.withHold(hold);
     }
 
     /** One backend attempt; returns the new handle or null if the lock is held. */
@@ -330,6 +362,7 @@ final class DefaultDistributedLock implements DistributedLock {
 
     @Override
     public String toString() {
-        return "DistributedLock[" + name + ", lease=" + Durations.format(lease) + ", renew=" + autoRenew + "]";
+        return (hold == Hold.EXCLUSIVE ? "DistributedLock[" + name : "DistributedLock[" + name + ", " + hold)
+                + ", lease=" + Durations.format(lease) + ", renew=" + autoRenew + "]";
     }
 }

@@ -138,6 +138,57 @@ final class DefaultLockClient implements LockClient {
     }
 
     @Override
+    public io.locksmith.DistributedSemaphore semaphore(String name, int permits) {
+        Arguments.lockName(name);
+        Arguments.permits(permits);
+        runtime.ensureOpen(name);
+        supports(io.locksmith.spi.Hold.Kind.PERMIT, "semaphores");
+        return new DefaultSemaphore(new DefaultDistributedLock(
+                runtime,
+                name,
+                runtime.options.lease(),
+                runtime.options.autoRenew(),
+                io.locksmith.spi.Hold.permitOf(permits),
+                null));
+    }
+
+    @Override
+    public io.locksmith.DistributedReadWriteLock readWriteLock(String name) {
+        Arguments.lockName(name);
+        runtime.ensureOpen(name);
+        supports(io.locksmith.spi.Hold.Kind.READ, "read-write locks");
+        supports(io.locksmith.spi.Hold.Kind.WRITE, "read-write locks");
+        return new DefaultReadWriteLock(runtime, name);
+    }
+
+    @Override
+    public io.locksmith.LeaderElection leaderElection(String name, String identity) {
+        Arguments.lockName(name);
+        Arguments.identity(identity);
+        runtime.ensureOpen(name);
+        return new DefaultLeaderElection(runtime, name, identity);
+    }
+
+    @Override
+    public io.locksmith.RateLimiter rateLimiter(String name, int permits, java.time.Duration per) {
+        Arguments.lockName(name);
+        Arguments.permits(permits);
+        Arguments.positive("per", per);
+        runtime.ensureOpen(name);
+        supports(io.locksmith.spi.Hold.Kind.PERMIT, "semaphores, on which rate limiters are built");
+        runtime.calls.validateLease(per);
+        return new DefaultRateLimiter(
+                new DefaultDistributedLock(runtime, name, per, false, io.locksmith.spi.Hold.permitOf(permits), null),
+                per);
+    }
+
+    private void supports(io.locksmith.spi.Hold.Kind kind, String what) {
+        if (!runtime.backend.holds().contains(kind)) {
+            throw new UnsupportedOperationException(runtime.description() + " keeps no " + what);
+        }
+    }
+
+    @Override
     public io.locksmith.LockListener.Registration addListener(io.locksmith.LockListener listener) {
         runtime.ensureOpen(null);
         return runtime.listeners.add(listener);

@@ -180,6 +180,31 @@ final class DefaultLockHandle implements LockHandle {
         }
     }
 
+    /**
+     * Lets the grant run out instead of releasing it (a rate limiter's permit, held for its whole
+     * window): the handle leaves the held-lock table, listeners hear it released, and when its
+     * lease has run out the backend is told it is lost, so that one whose key would outlive the
+     * lease (a ZooKeeper node, an etcd key) removes it then. Closing the client does not release it.
+     */
+    void spend() {
+        if (!CLOSED.compareAndSet(this, 0, 1) || !STATE.compareAndSet(this, HELD, RELEASED)) {
+            return;
+        }
+        runtime.forget(this);
+        io.locksmith.LockListener.Hold hold = announced;
+        if (hold != null) {
+            runtime.listeners.released(new io.locksmith.LockListener.HoldEnded(hold, heldFor(), null));
+        }
+        long left = deadlineNanos - runtime.clock.nanoTime();
+        try {
+            runtime.clock.schedule(
+                    () -> runtime.workers.run(() -> runtime.calls.lost(heldLease, LossReason.LEASE_EXPIRED)),
+                    Math.max(0, left));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the client closed: its session or lease, which kept such a key, ends with it
+        }
+    }
+
     /** Marks the handle lost, once, and runs its callbacks off the caller's thread. */
     void lose(LossReason reason) {
         if (!STATE.compareAndSet(this, HELD, LOST)) {
@@ -227,7 +252,8 @@ final class DefaultLockHandle implements LockHandle {
     /** Notes that the handle was handed out and told to listeners; its end will be told too. */
     io.locksmith.LockListener.Hold announce(String backend) {
         announcedNanos = runtime.clock.nanoTime();
-        io.locksmith.LockListener.Hold hold = new io.locksmith.LockListener.Hold(name, backend, "lock", token);
+        io.locksmith.LockListener.Hold hold =
+                new io.locksmith.LockListener.Hold(name, backend, Listeners.kind(heldLease.hold()), token);
         announced = hold;
         return hold;
     }

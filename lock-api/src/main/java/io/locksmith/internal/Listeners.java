@@ -54,11 +54,25 @@ final class Listeners {
 
     /** @return the start event, or {@code null} if nobody listens */
     AcquisitionStarted started(String lockName, String backend, Duration wait) {
+        return started(lockName, backend, "lock", wait);
+    }
+
+    /** @return what listeners are told is acquired or held for a kind of hold */
+    static String kind(io.locksmith.spi.Hold hold) {
+        return switch (hold.kind()) {
+            case EXCLUSIVE -> "lock";
+            case PERMIT -> "semaphore";
+            case READ -> "read";
+            case WRITE -> "write";
+        };
+    }
+
+    AcquisitionStarted started(String lockName, String backend, String kind, Duration wait) {
         LockListener[] ls = all;
         if (ls.length == 0) {
             return null;
         }
-        AcquisitionStarted e = new AcquisitionStarted(lockName, backend, "lock", wait, ids.incrementAndGet());
+        AcquisitionStarted e = new AcquisitionStarted(lockName, backend, kind, wait, ids.incrementAndGet());
         for (LockListener l : ls) {
             try {
                 l.acquisitionStarted(e);

@@ -4,6 +4,7 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.BackendScheduler.Scheduled;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.ReleaseSignals;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -218,7 +219,7 @@ final class PollingAcquisition implements Runnable {
     }
 
     private void stop(boolean withoutHandle) {
-        if (withoutHandle && (uncertain || attemptOut)) {
+        if (withoutHandle && (uncertain || attemptOut || request.hold().kind() == Hold.Kind.WRITE)) {
             runtime.calls.abandon(request); // an unanswered attempt may hold the lock
         }
         ReleaseSignals.Subscription s;

@@ -3,28 +3,59 @@ package io.locksmith.spi;
 import java.util.Objects;
 
 /**
- * What kind of hold an acquisition asks for: the whole key ({@link #EXCLUSIVE}), a share of it
- * that other shared holds may have at the same time ({@link #SHARED}), or one of a fixed number
- * of permits ({@link #permitOf(int)}). A backend says which kinds it keeps
+ * What kind of hold an acquisition asks for. A backend says which kinds it keeps
  * ({@link LockBackend#holds()}); the core asks only for those.
+ *
+ * <h2>Three families, three namespaces</h2>
+ * A lock ({@link Kind#EXCLUSIVE}), a semaphore ({@link Kind#PERMIT}) and a read-write lock
+ * ({@link Kind#READ}, {@link Kind#WRITE}) are three families. A backend keeps each family's keys
+ * in a namespace of its own: the lock {@code x}, the semaphore {@code x} and the read-write lock
+ * {@code x} never affect each other, whatever the key. Within a family, holds of one key are
+ * compatible as follows:
+ * <ul>
+ *   <li>{@code EXCLUSIVE}: one holder at a time.
+ *   <li>{@code PERMIT}: at most {@link #permits()} holders at a time. Every holder of a key asks
+ *       for the same number of permits: while a key has holders, an acquisition asking for another
+ *       number fails with {@link io.locksmith.PermitMismatchException} naming both numbers. Once
+ *       the key has no holder, the next acquisition sets the number.
+ *   <li>{@code READ}: any number of readers at a time, and no writer while they hold.
+ *   <li>{@code WRITE}: one writer at a time, and no reader while it holds. A writer that waits is
+ *       not starved by readers: a backend with a native queue grants in queue order (a reader
+ *       queued behind a waiting writer waits for it); a backend without one marks the key when a
+ *       writer's attempt finds it held, and grants no new reader while the mark lasts. The mark
+ *       lasts twice the writer's lease from its latest attempt, and ends when the writer is granted
+ *       or gives up ({@link LockBackend#abandon}, which the core calls whenever a writer stops
+ *       waiting without a grant).
+ * </ul>
+ *
+ * <p>Fencing tokens are per key within a family: each grant's token is strictly greater than the
+ * token of every grant of the key made before it, whichever permit or side it holds. A backend
+ * whose queue position orders grants differently than they are made (two permits granted by one
+ * release) takes the token when the grant is made (an etcd revision or ZooKeeper zxid of a write
+ * at grant time, a counter bumped in the grant's own step).
  */
 public final class Hold {
 
     /** The kinds of hold. */
     public enum Kind {
-        /** One holder of the key at a time. */
+        /** A lock: one holder of the key at a time. */
         EXCLUSIVE,
-        /** Any number of shared holders at a time, and no exclusive one while they hold. */
-        SHARED,
-        /** At most {@link Hold#permits()} holders at a time. */
-        PERMIT
+        /** A semaphore's permit: at most {@link Hold#permits()} holders at a time. */
+        PERMIT,
+        /** A read-write lock's read side: shared with other readers, never with a writer. */
+        READ,
+        /** A read-write lock's write side: one writer, no readers. */
+        WRITE
     }
 
-    /** The whole key: one holder at a time. */
+    /** A lock: one holder of the key at a time. */
     public static final Hold EXCLUSIVE = new Hold(Kind.EXCLUSIVE, 1);
 
-    /** A share of the key, held beside other shares but never beside an exclusive hold. */
-    public static final Hold SHARED = new Hold(Kind.SHARED, Integer.MAX_VALUE);
+    /** A read-write lock's read side. */
+    public static final Hold READ = new Hold(Kind.READ, Integer.MAX_VALUE);
+
+    /** A read-write lock's write side. */
+    public static final Hold WRITE = new Hold(Kind.WRITE, 1);
 
     private final Kind kind;
     private final int permits;
@@ -51,9 +82,17 @@ public final class Hold {
         return kind;
     }
 
-    /** @return how many holders the key admits at a time: 1 for exclusive, unbounded for shared */
+    /**
+     * @return how many holders the key admits at a time: 1 for exclusive and write holds, the
+     *     semaphore's permits, {@link Integer#MAX_VALUE} for read holds
+     */
     public int permits() {
         return permits;
+    }
+
+    /** @return whether this hold admits other holders of the key beside it */
+    public boolean shared() {
+        return kind == Kind.READ || (kind == Kind.PERMIT && permits > 1);
     }
 
     @Override
@@ -70,8 +109,9 @@ public final class Hold {
     public String toString() {
         return switch (kind) {
             case EXCLUSIVE -> "exclusive";
-            case SHARED -> "shared";
             case PERMIT -> "one permit of " + permits;
+            case READ -> "read";
+            case WRITE -> "write";
         };
     }
 }

@@ -37,6 +37,13 @@ public interface LockBackend extends AutoCloseable {
      * wait took effect but its answer was lost), that is a grant too, with the token it was
      * granted under and the lease restarted: a waiter is never refused by its own grant.
      *
+     * <p>The request's {@link AcquireRequest#hold() hold} says which family's key it is and what
+     * it may share the key with ({@link Hold}): a semaphore's permit is granted while fewer than
+     * its permits are held, a read while no writer holds or waits, a write while nobody holds. A
+     * write that finds the key held marks it, so that no new reader is granted while the writer
+     * waits. A permit that gives another number of permits than the key's holders agreed on fails
+     * with {@link io.locksmith.PermitMismatchException}, which ends the caller's wait.
+     *
      * @param request the acquisition
      * @return a {@link Grant}, or {@link Held} (with the holder's remaining lease if this call
      *     learned it) if another owner holds the key
@@ -76,6 +83,10 @@ public interface LockBackend extends AutoCloseable {
      * lock for a whole lease with no handle to release it. Best effort: may throw
      * {@link io.locksmith.LockBackendException}, which the core logs.
      *
+     * <p>For a {@link Hold.Kind#WRITE} request the core also calls it whenever the writer stops
+     * waiting without a grant (a one-shot attempt that found the key held, a wait that timed out
+     * or was cancelled), and the backend removes the writer's waiting mark with it.
+     *
      * <p>The default does nothing; a backend whose attempts can take effect without an answer
      * must implement it, and the kit checks that a failed attempt leaves the lock takeable.
      *
@@ -107,7 +118,9 @@ public interface LockBackend extends AutoCloseable {
     default void lost(HeldLease lease, LossReason reason) {}
 
     /**
-     * @return the kinds of hold this backend keeps; the core asks for no other. Exclusive only by
+     * @return the kinds of hold this backend keeps; the core asks for no other, and a user asking
+     *     for a semaphore or a read-write lock of a backend that keeps none is told so. A backend
+     *     that keeps {@link Hold.Kind#READ} keeps {@link Hold.Kind#WRITE} too. Exclusive only by
      *     default.
      */
     default Set<Hold.Kind> holds() {
