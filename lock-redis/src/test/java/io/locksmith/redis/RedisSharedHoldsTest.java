@@ -364,4 +364,55 @@ class RedisSharedHoldsTest {
                 .as("[redis] rate limiter: windows go by and grant again")
                 .isGreaterThan(permits);
     }
+
+    @Test
+    void aMixedRenewalIsOneScriptCallOnTheServer() {
+        String key = key();
+        AcquireRequest lock = AcquireRequest.of(key, key, "l", Duration.ofSeconds(30));
+        AcquireRequest permit = request(key, "p", Hold.permitOf(2));
+        AcquireRequest writer = request(key + "-w", "w", Hold.WRITE);
+        List<HeldLease> leases =
+                List.of(lease(lock, granted(lock)), lease(permit, granted(permit)), lease(writer, granted(writer)));
+        backend.renew(leases); // the server learns the script (EVALSHA, NOSCRIPT, EVAL) on its first use
+        long before = scriptCalls();
+        assertThat(backend.renew(leases)).containsOnly(RenewOutcome.RENEWED);
+        assertThat(scriptCalls() - before)
+                .as("[redis] renewal: one script call for a batch of every kind")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void onAClusterAMixedBatchIsRenewedPerSlotWithEveryKindInItsSlot() {
+        StatefulRedisConnection<String, String> c = admin.connect();
+        RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), admin::connectPubSub, () -> {}, true);
+        try (RedisBackend clustered = new RedisBackend(
+                bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED)) {
+            List<HeldLease> leases = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String key = key();
+                AcquireRequest r =
+                        request(key, "o" + i, i % 3 == 0 ? Hold.permitOf(2) : i % 3 == 1 ? Hold.READ : Hold.WRITE);
+                AcquireResult result = clustered.tryAcquire(r);
+                leases.add(lease(r, ((Grant) result).token()));
+                AcquireRequest l = AcquireRequest.of(key, key, "lock" + i, Duration.ofSeconds(30));
+                leases.add(lease(l, ((Grant) clustered.tryAcquire(l)).token()));
+            }
+            assertThat(clustered.renew(leases))
+                    .as("[redis] renewal per slot: every kind renewed in its slot's call")
+                    .hasSize(leases.size())
+                    .containsOnly(RenewOutcome.RENEWED);
+        }
+    }
+
+    private static long scriptCalls() {
+        String stats = adminConnection.sync().info("commandstats");
+        long calls = 0;
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String field = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+            }
+        }
+        return calls;
+    }
 }
