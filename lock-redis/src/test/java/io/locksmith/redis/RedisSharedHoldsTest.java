@@ -415,4 +415,31 @@ class RedisSharedHoldsTest {
         }
         return calls;
     }
+
+    @Test
+    void releaseAndAbandonAreOwnerCheckedAndAReadersRetryIsItsOwnGrant() {
+        String key = key();
+        AcquireRequest reader = request(key, "r", Hold.READ);
+        long token = granted(reader);
+        assertThat(granted(reader))
+                .as("[redis] read-write: a retried attempt of the reader is its grant, same token")
+                .isEqualTo(token);
+        assertThat(backend.release(lease(request(key, "stranger", Hold.READ), token)))
+                .as("[redis] read-write: another owner's release changes nothing")
+                .isFalse();
+        assertThat(backend.release(lease(reader, token + 1)))
+                .as("[redis] read-write: a release under another token changes nothing")
+                .isFalse();
+        backend.abandon(request(key, "stranger", Hold.WRITE));
+        backend.abandon(request(key, "stranger", Hold.permitOf(1)));
+        refused(request(key, "w", Hold.WRITE));
+        assertThat(backend.release(lease(reader, token)))
+                .as("[redis] read-write: the reader's own release")
+                .isTrue();
+        backend.abandon(request(key, "w", Hold.WRITE));
+        AcquireRequest permit = request(key, "p", Hold.permitOf(1));
+        granted(permit);
+        backend.abandon(permit);
+        granted(request(key, "p2", Hold.permitOf(1)));
+    }
 }
