@@ -144,7 +144,10 @@ public final class FaultSuite {
         return Checker.check(
                 r.history(),
                 CheckerSettings.forBackend(
-                        target.name(), target.lease(), LockOptions.defaults().backoffMax()));
+                                target.name(),
+                                target.lease(),
+                                LockOptions.defaults().backoffMax())
+                        .withPermits(r.plan().primitive().permits()));
     }
 
     private static Path mkdirs(Path p) {
