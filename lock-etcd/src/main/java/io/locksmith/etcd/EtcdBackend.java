@@ -17,18 +17,22 @@ import io.locksmith.spi.BackendScheduler;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Locks in etcd. Every acquisition puts its own key under the lock's prefix, attached to the
  * client's lease for that lease length, and the key with the lowest create revision holds; that
  * revision is the fencing token. Waiters queue by revision and watch only their predecessor.
+ * Semaphores and read-write locks use the same queue under prefixes of their own ({@link EtcdShared}).
  */
 final class EtcdBackend implements LockBackend {
 
@@ -49,6 +53,7 @@ final class EtcdBackend implements LockBackend {
     private final EtcdLeases leases;
     private final EtcdRenewal renewal;
     private final BackendScheduler.Scheduled reconnect;
+    private final EtcdShared shared;
     private final QueuedAcquirer queue = this::enqueue;
 
     EtcdBackend(Client client, boolean owned, EtcdKeys keys, EtcdCalls calls, BackendContext context) {
@@ -63,6 +68,7 @@ final class EtcdBackend implements LockBackend {
         this.leases = new EtcdLeases(
                 client.getLeaseClient(), calls, context.scheduler(), context.ticker(), deletions::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, calls, context.ticker());
+        this.shared = new EtcdShared(kv, keys, leases, calls, orphans);
         this.reconnect = EtcdReconnect.keep(client, context.scheduler(), context.ticker(), calls.timeout());
     }
 
@@ -93,7 +99,15 @@ final class EtcdBackend implements LockBackend {
     }
 
     @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
+    }
+
+    @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return tryShared(request);
+        }
         Put put = put(request);
         if (put.holds()) {
             // putting a key on a lease does not refresh the lease: the grant's server deadline rests
@@ -108,6 +122,24 @@ final class EtcdBackend implements LockBackend {
             orphans.orphan(put.entry().ownKey);
         }
         return Held.UNKNOWN;
+    }
+
+    /**
+     * A shared hold's try: the put, then, if it holds, the write that grants it (its revision is
+     * the token); a key that does not hold leaves the queue at once.
+     */
+    private AcquireResult tryShared(AcquireRequest request) {
+        EtcdShared.Put put = shared.put(request);
+        EtcdEntry entry = put.entry();
+        long token = put.grantedToken();
+        if (token == 0 && put.holds()) {
+            token = shared.markHeldNow(entry, request.name());
+        }
+        if (token == 0) {
+            shared.leave(entry, request.name());
+            return Held.UNKNOWN;
+        }
+        return new Grant(token, entry).confirmedAt(entry.lease.confirmedAt());
     }
 
     /** A put's answer: the own key's entry, and whether it is the lock's oldest key. */
@@ -168,6 +200,9 @@ final class EtcdBackend implements LockBackend {
     }
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return enqueueShared(request);
+        }
         Put put;
         try {
             put = put(request);
@@ -179,6 +214,26 @@ final class EtcdBackend implements LockBackend {
         EtcdTicket ticket = new EtcdTicket(request, put.entry(), this);
         deletions.waiting(ticket);
         if (put.holds()) {
+            ticket.grant();
+        } else {
+            ticket.follow();
+        }
+        return ticket;
+    }
+
+    /** As {@link #enqueue} for a shared hold; a permit mismatch is thrown from here, ending the wait. */
+    private QueuedAcquirer.Ticket enqueueShared(AcquireRequest request) {
+        EtcdShared.Put put;
+        try {
+            put = shared.put(request);
+        } catch (LockBackendException e) {
+            return EtcdTicket.failed(e);
+        }
+        EtcdTicket ticket = new EtcdTicket(request, put.entry(), this);
+        deletions.waiting(ticket);
+        if (put.grantedToken() != 0) {
+            ticket.granted(put.grantedToken());
+        } else if (put.holds()) {
             ticket.grant();
         } else {
             ticket.follow();
@@ -208,7 +263,7 @@ final class EtcdBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
-        ByteSequence own = keys.own(request.key(), request.owner());
+        ByteSequence own = keys.own(request.hold().kind(), request.key(), request.owner());
         try {
             calls.await(kv.delete(own), "abandoning an attempt", request.name());
         } catch (LockBackendException e) {
@@ -261,6 +316,10 @@ final class EtcdBackend implements LockBackend {
 
     EtcdDeletions deletions() {
         return deletions;
+    }
+
+    EtcdShared shared() {
+        return shared;
     }
 
     EtcdOrphans orphans() {
