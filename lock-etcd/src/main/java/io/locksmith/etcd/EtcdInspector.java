@@ -90,15 +90,13 @@ final class EtcdInspector implements LockInspector {
             }
             String owner = kv.getKey().substring(prefix.size()).toString(StandardCharsets.UTF_8);
             Duration left = kv.getLease() == 0 ? null : remaining.computeIfAbsent(kv.getLease(), this::timeToLive);
-            holders.add(new Holder(
-                    mark.get().kind(), new HolderState(owner, EtcdShares.token(kv, mark.get()), left)));
+            holders.add(new Holder(mark.get().kind(), new HolderState(owner, EtcdShares.token(kv, mark.get()), left)));
         }
         return Optional.of(holders);
     }
 
     private Duration timeToLive(long lease) {
-        long ttl = calls.await(
-                        client.getLeaseClient().timeToLive(lease, LeaseOption.DEFAULT), "reading an etcd lease")
+        long ttl = calls.await(client.getLeaseClient().timeToLive(lease, LeaseOption.DEFAULT), "reading an etcd lease")
                 .getTTL();
         return ttl >= 0 ? Duration.ofSeconds(ttl) : null;
     }

@@ -78,9 +78,10 @@ final class EtcdShares {
     static boolean holds(Hold hold, KeyValue own, List<KeyValue> ahead) {
         return switch (hold.kind()) {
             case PERMIT -> ahead.stream().anyMatch(kv -> kv.getKey().equals(own.getKey()));
-            case READ -> ahead.stream()
-                    .filter(kv -> kv.getCreateRevision() < own.getCreateRevision())
-                    .noneMatch(EtcdShares::writer);
+            case READ ->
+                ahead.stream()
+                        .filter(kv -> kv.getCreateRevision() < own.getCreateRevision())
+                        .noneMatch(EtcdShares::writer);
             case WRITE, EXCLUSIVE -> ahead.get(0).getKey().equals(own.getKey());
         };
     }
