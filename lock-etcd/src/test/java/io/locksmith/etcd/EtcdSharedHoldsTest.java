@@ -21,6 +21,7 @@ import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
@@ -255,6 +256,52 @@ class EtcdSharedHoldsTest {
                 .isTrue();
     }
 
+    @Test
+    void aPermitAndAReaderAreRenewedPastThreeLeasesInOneBatch() {
+        Duration lease = EtcdBackend.MINIMUM_LEASE;
+        try (Opened short_ = open(server.host() + ":" + server.port(), lease);
+                LockHandle permit = short_.client().semaphore("sem-renewed", 1).acquire(WAIT);
+                LockHandle read =
+                        short_.client().readWriteLock("rw-renewed").readLock().acquire(WAIT)) {
+            long until = System.nanoTime() + 3 * lease.toNanos() + lease.toNanos() / 2;
+            await("[etcd] renewal keeps a permit and a reader past three leases")
+                    .atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        assertThat(permit.isHeld() && read.isHeld())
+                                .as("[etcd] renewal: both still held")
+                                .isTrue();
+                        return System.nanoTime() > until;
+                    });
+            assertThat(two.client().semaphore("sem-renewed", 1).tryAcquire())
+                    .as("[etcd] renewal: the renewed permit still keeps another client out")
+                    .isEmpty();
+            assertThat(two.client().readWriteLock("rw-renewed").writeLock().tryAcquire())
+                    .as("[etcd] renewal: the renewed reader still keeps a writer out")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void aCrashedHoldersPermitAndReadReturnWithinTheLeaseAndAMargin() throws Exception {
+        Duration lease = EtcdBackend.MINIMUM_LEASE;
+        try (TcpProxy proxy = new TcpProxy(server.host(), server.port());
+                Opened crashing = open(proxy.address(), lease)) {
+            crashing.client().semaphore("sem-crash", 1).acquire(WAIT);
+            crashing.client().readWriteLock("rw-crash").readLock().acquire(WAIT);
+            proxy.cut();
+            long cut = System.nanoTime();
+            try (LockHandle permit = two.client().semaphore("sem-crash", 1).acquire(WAIT);
+                    LockHandle write =
+                            two.client().readWriteLock("rw-crash").writeLock().acquire(WAIT)) {
+                Duration waited = Duration.ofNanos(System.nanoTime() - cut);
+                assertThat(waited)
+                        .as("[etcd] a crashed holder's permit and read come back within the lease and a margin")
+                        .isLessThan(lease.plus(Duration.ofSeconds(8)));
+            }
+        }
+    }
+
     private static LockInspector inspector() {
         return one.backend().inspector().orElseThrow();
     }
@@ -277,8 +324,12 @@ class EtcdSharedHoldsTest {
 
     // on a saturated machine a first connection has taken over the 2 s timeout: opening is retried
     private static Opened open() {
-        LockOptions options = LockOptions.builder().lease(LEASE).build();
-        String uri = "etcd://" + server.host() + ":" + server.port() + "?timeout=5s&namespace=shared-holds";
+        return open(server.host() + ":" + server.port(), LEASE);
+    }
+
+    private static Opened open(String address, Duration lease) {
+        LockOptions options = LockOptions.builder().lease(lease).build();
+        String uri = "etcd://" + address + "?timeout=5s&namespace=shared-holds";
         AtomicReference<Opened> opened = new AtomicReference<>();
         await("[etcd] opening a backend")
                 .atMost(Duration.ofSeconds(30))
