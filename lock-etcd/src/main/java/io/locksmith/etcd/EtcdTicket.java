@@ -17,11 +17,12 @@ import io.locksmith.spi.Grant;
 import io.locksmith.spi.Hold;
 import io.locksmith.spi.QueuedAcquirer;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A waiter's place in a lock's queue: its own key, and a watch on its immediate predecessor's
@@ -148,9 +149,9 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             grant();
             return;
         }
-        Set<ByteSequence> ahead = new HashSet<>();
+        Set<ByteSequence> ahead = ConcurrentHashMap.newKeySet();
         below.forEach(kv -> ahead.add(kv.getKey()));
-        int[] gone = {0};
+        AtomicInteger gone = new AtomicInteger();
         WatchOption option = WatchOption.builder()
                 .isPrefix(true)
                 .withNoPut(true)
@@ -170,7 +171,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                                 for (WatchEvent event : r.getEvents()) {
                                     if (event.getEventType() == WatchEvent.EventType.DELETE
                                             && ahead.remove(event.getKeyValue().getKey())
-                                            && ++gone[0] == needed) {
+                                            && gone.incrementAndGet() == needed) {
                                         predecessorGone(false);
                                         return;
                                     }
