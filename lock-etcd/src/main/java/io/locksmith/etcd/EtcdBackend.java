@@ -106,7 +106,7 @@ final class EtcdBackend implements LockBackend {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
-            return tryShared(request);
+            return shared.tryAcquire(request);
         }
         Put put = put(request);
         if (put.holds()) {
@@ -122,24 +122,6 @@ final class EtcdBackend implements LockBackend {
             orphans.orphan(put.entry().ownKey);
         }
         return Held.UNKNOWN;
-    }
-
-    /**
-     * A shared hold's try: the put, then, if it holds, the write that grants it (its revision is
-     * the token); a key that does not hold leaves the queue at once.
-     */
-    private AcquireResult tryShared(AcquireRequest request) {
-        EtcdShared.Put put = shared.put(request);
-        EtcdEntry entry = put.entry();
-        long token = put.grantedToken();
-        if (token == 0 && put.holds()) {
-            token = shared.markHeldNow(entry, request.name());
-        }
-        if (token == 0) {
-            shared.leave(entry, request.name());
-            return Held.UNKNOWN;
-        }
-        return new Grant(token, entry).confirmedAt(entry.lease.confirmedAt());
     }
 
     /** A put's answer: the own key's entry, and whether it is the lock's oldest key. */
@@ -201,7 +183,7 @@ final class EtcdBackend implements LockBackend {
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
         if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
-            return enqueueShared(request);
+            return shared.enqueue(request, this);
         }
         Put put;
         try {
@@ -214,26 +196,6 @@ final class EtcdBackend implements LockBackend {
         EtcdTicket ticket = new EtcdTicket(request, put.entry(), this);
         deletions.waiting(ticket);
         if (put.holds()) {
-            ticket.grant();
-        } else {
-            ticket.follow();
-        }
-        return ticket;
-    }
-
-    /** As {@link #enqueue} for a shared hold; a permit mismatch is thrown from here, ending the wait. */
-    private QueuedAcquirer.Ticket enqueueShared(AcquireRequest request) {
-        EtcdShared.Put put;
-        try {
-            put = shared.put(request);
-        } catch (LockBackendException e) {
-            return EtcdTicket.failed(e);
-        }
-        EtcdTicket ticket = new EtcdTicket(request, put.entry(), this);
-        deletions.waiting(ticket);
-        if (put.grantedToken() != 0) {
-            ticket.granted(put.grantedToken());
-        } else if (put.holds()) {
             ticket.grant();
         } else {
             ticket.follow();

@@ -12,7 +12,11 @@ import io.etcd.jetcd.options.PutOption;
 import io.locksmith.LockBackendException;
 import io.locksmith.PermitMismatchException;
 import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.AcquireResult;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
 import io.locksmith.spi.Hold;
+import io.locksmith.spi.QueuedAcquirer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -37,6 +41,47 @@ final class EtcdShared {
         this.leases = leases;
         this.calls = calls;
         this.orphans = orphans;
+    }
+
+    /**
+     * A shared hold's try: the put, then, if it holds, the write that grants it (its revision is
+     * the token); a key that does not hold leaves the queue at once.
+     */
+    AcquireResult tryAcquire(AcquireRequest request) {
+        Put put = put(request);
+        EtcdEntry entry = put.entry();
+        long token = put.grantedToken();
+        if (token == 0 && put.holds()) {
+            token = markHeldNow(entry, request.name());
+        }
+        if (token == 0) {
+            leave(entry, request.name());
+            return Held.UNKNOWN;
+        }
+        return new Grant(token, entry).confirmedAt(entry.lease.confirmedAt());
+    }
+
+    /**
+     * Queues a shared hold's acquisition as a lock's is queued; a permit mismatch is thrown from
+     * here, ending the wait.
+     */
+    QueuedAcquirer.Ticket enqueue(AcquireRequest request, EtcdBackend backend) {
+        Put put;
+        try {
+            put = put(request);
+        } catch (LockBackendException e) {
+            return EtcdTicket.failed(e);
+        }
+        EtcdTicket ticket = new EtcdTicket(request, put.entry(), backend);
+        backend.deletions().waiting(ticket);
+        if (put.grantedToken() != 0) {
+            ticket.granted(put.grantedToken());
+        } else if (put.holds()) {
+            ticket.grant();
+        } else {
+            ticket.follow();
+        }
+        return ticket;
     }
 
     /**
