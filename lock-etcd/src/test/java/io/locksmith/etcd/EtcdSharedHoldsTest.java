@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.locksmith.DistributedReadWriteLock;
 import io.locksmith.DistributedSemaphore;
+import io.locksmith.LeaderElection;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
@@ -299,6 +300,28 @@ class EtcdSharedHoldsTest {
                         .as("[etcd] a crashed holder's permit and read come back within the lease and a margin")
                         .isLessThan(lease.plus(Duration.ofSeconds(8)));
             }
+        }
+    }
+
+    @Test
+    void aLeaderElectionNamesItsLeaderAndFailsOverWithAGreaterTerm() {
+        try (LeaderElection alice = one.client().leaderElection("lead", "alice").start();
+                LeaderElection bob = two.client().leaderElection("lead", "bob")) {
+            assertThat(alice.awaitLeadership(WAIT))
+                    .as("[etcd] election: the first to stand leads")
+                    .isTrue();
+            bob.start();
+            assertThat(bob.leader())
+                    .as("[etcd] election: the leader's identity is read from its key's owner")
+                    .hasValue("alice");
+            long first = alice.term().orElseThrow();
+            alice.close();
+            assertThat(bob.awaitLeadership(WAIT))
+                    .as("[etcd] election: the other takes over when the leader resigns")
+                    .isTrue();
+            assertThat(bob.term().orElseThrow())
+                    .as("[etcd] election: a later term is greater")
+                    .isGreaterThan(first);
         }
     }
 
