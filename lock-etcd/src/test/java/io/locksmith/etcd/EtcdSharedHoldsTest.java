@@ -22,6 +22,7 @@ import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
+import io.locksmith.spi.RenewOutcome;
 import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
@@ -188,6 +189,22 @@ class EtcdSharedHoldsTest {
         waiting.get(2).cancel();
         two.backend().release(HeldLease.of(request("sem-queue", "c", two_), c));
         two.backend().release(HeldLease.of(request("sem-queue", "d", two_), d));
+    }
+
+    @Test
+    void extendingAPermitToALongerLeaseKeepsItsToken() {
+        AcquireRequest permit = request("sem-extend", "a", Hold.permitOf(2));
+        Grant a = grant(one.backend().tryAcquire(permit));
+        assertThat(one.backend().renew(List.of(HeldLease.of(permit, a).withLease(LEASE.multipliedBy(2)))))
+                .as("[etcd] semaphore: a renewal for a longer lease moves the permit's key")
+                .containsExactly(RenewOutcome.RENEWED);
+        assertThat(inspector().holders("sem-extend", Hold.Kind.PERMIT).orElseThrow())
+                .extracting(h -> h.state().token())
+                .as("[etcd] semaphore: the move's put keeps the grant's token")
+                .containsExactly(a.token());
+        assertThat(one.backend().release(HeldLease.of(permit, a)))
+                .as("[etcd] semaphore: the moved permit is released")
+                .isTrue();
     }
 
     @Test
