@@ -117,7 +117,9 @@ final class HoldTable {
                 found.add(meta.getColumnName(i).toLowerCase(Locale.ROOT));
             }
         } catch (SQLException e) {
-            if (createTable || SqlErrors.breaksConnection(e)) {
+            // SQLite reports a missing table without an SQLState, as SQLITE_ERROR (1)
+            boolean missing = !SqlErrors.breaksConnection(e) || (dialect == Dialect.SQLITE && e.getErrorCode() == 1);
+            if (createTable || !missing) {
                 throw e;
             }
             unavailable = "the holds table '" + name + "' for semaphores and read-write locks does not exist at "

@@ -274,4 +274,24 @@ class HoldsTest {
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void withoutAHoldsTableAndCreateTableOffLocksWorkAndASemaphoreSaysWhatIsMissing(Database db) {
+        String url = db.url() + (db.url().contains("?") ? "&" : "?") + "table=bare_locks&lease=20s";
+        LockClient.open(url).close();
+        db.execute("DROP TABLE bare_locks_holds");
+        try (LockClient locks = LockClient.open(url + "&create-table=false")) {
+            try (LockHandle lock = locks.lock(name("bare")).acquire(Duration.ZERO)) {
+                assertThat(lock.isHeld())
+                        .as("[jdbc-%s] a lock table without its holds table still keeps locks", db)
+                        .isTrue();
+            }
+            assertThatThrownBy(() -> locks.semaphore(name("bare"), 2).tryAcquire())
+                    .as("[jdbc-%s] a semaphore without the holds table names it and the way out", db)
+                    .isInstanceOf(io.locksmith.LockConfigurationException.class)
+                    .hasMessageContaining("bare_locks_holds")
+                    .hasMessageContaining("create-table=false");
+        }
+    }
 }
