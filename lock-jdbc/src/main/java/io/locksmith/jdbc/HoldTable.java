@@ -46,7 +46,16 @@ final class HoldTable {
     final NamedSql renewAll;
 
     final NamedSql list;
-    /** Starts an attempt's transaction with the write lock taken (SQLite); else null. */
+    /**
+     * The grant's header update and row in one statement (PostgreSQL); else null, and
+     * {@link #bump} and {@link #put} run one after the other.
+     */
+    final NamedSql grant;
+    /**
+     * Starts an attempt's transaction by statement, ended by COMMIT or ROLLBACK (SQLite: with the
+     * write lock taken; MariaDB, MySQL: one round trip instead of two for autocommit off and on);
+     * else null, and the transaction is made with autocommit off.
+     */
     final NamedSql begin;
 
     private final NamedSql create;
@@ -68,7 +77,10 @@ final class HoldTable {
         this.renew = NamedSql.load(f, "holds-renew", name);
         this.renewAll = dialect == Dialect.POSTGRESQL ? NamedSql.load(f, "holds-renew-all", name) : null;
         this.list = NamedSql.load(f, "holds-list", name);
-        this.begin = dialect == Dialect.SQLITE ? NamedSql.load(f, "holds-begin", name) : null;
+        this.grant = dialect == Dialect.POSTGRESQL ? NamedSql.load(f, "holds-grant", name) : null;
+        this.begin = dialect == Dialect.SQLITE || dialect == Dialect.MARIADB || dialect == Dialect.MYSQL
+                ? NamedSql.load(f, "holds-begin", name)
+                : null;
         this.create = NamedSql.load(f, "holds-create-table", name);
         this.columns = NamedSql.load(f, "holds-columns", name);
     }

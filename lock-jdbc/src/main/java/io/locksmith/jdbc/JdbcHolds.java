@@ -173,13 +173,19 @@ final class JdbcHolds {
             default -> throw new IllegalArgumentException("not a hold of the holds table: " + request.hold());
         }
         long token = header[1] + 1;
-        Map<String, Object> bump = new HashMap<>(values);
-        bump.put("token", token);
-        bump.put("permits", permits);
-        try (PreparedStatement s = table.bump.prepare(c, bump, timeoutSeconds)) {
-            s.executeUpdate();
+        Map<String, Object> grant = new HashMap<>(values);
+        grant.put("token", token);
+        grant.put("permits", permits);
+        if (table.grant != null) {
+            try (PreparedStatement s = table.grant.prepare(c, grant, timeoutSeconds)) {
+                s.executeUpdate();
+            }
+        } else {
+            try (PreparedStatement s = table.bump.prepare(c, grant, timeoutSeconds)) {
+                s.executeUpdate();
+            }
+            put(c, values, kind, token, request.lease());
         }
-        put(c, values, kind, token, request.lease());
         return new Outcome(Grant.of(token), 0);
     }
 
