@@ -158,4 +158,24 @@ class PhantomGrantTest {
                 .as(db + ", fencing: tokens increase across readers")
                 .isGreaterThan(read.token());
     }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void everyAbandonedWriterTakesItsMarkAway(Database db) {
+        LockBackend backend = backend(db);
+        String key = key("marks");
+        backend.tryAcquire(request(key, "first").withHold(Hold.READ));
+        for (int round = 0; round < 3; round++) {
+            AcquireRequest writer = request(key, "writer").withHold(Hold.WRITE);
+            for (int attempt = 0; attempt < 3; attempt++) {
+                assertThat(backend.tryAcquire(writer))
+                        .as(db + ", read-write: a writer finds the key read")
+                        .isInstanceOf(Held.class);
+            }
+            backend.abandon(writer);
+            assertThat(backend.tryAcquire(request(key, "reader").withHold(Hold.READ)))
+                    .as(db + ", read-write: writer " + round + " gave up and left no mark")
+                    .isInstanceOf(Grant.class);
+        }
+    }
 }
