@@ -172,7 +172,11 @@ class BrokenProvidersTest {
                 fails(
                         Flaw.FAMILIES_SHARE_ONE_NAMESPACE,
                         "required_locksSemaphoresAndReadWriteLocksOfOneNameAreApart",
-                        "families of one name are apart"));
+                        "families of one name are apart"),
+                fails(
+                        Flaw.KEYS_SUFFIXED_UNESCAPED,
+                        "required_familiesStayApartForNamesLikeEachOthersKeys",
+                        "a family's keys must not meet another family's"));
     }
 
     /**

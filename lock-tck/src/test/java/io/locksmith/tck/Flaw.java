@@ -111,6 +111,14 @@ enum Flaw {
         }
     },
 
+    /** Stores a semaphore's and a read-write lock's keys as the name with an unescaped suffix, where locks' keys meet them. */
+    KEYS_SUFFIXED_UNESCAPED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.KEYS_SUFFIXED_UNESCAPED);
+        }
+    },
+
     /** Grants the newest waiter first: its queue read from the wrong end. */
     QUEUE_FROM_THE_BACK {
         @Override

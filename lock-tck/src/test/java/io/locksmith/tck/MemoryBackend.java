@@ -97,7 +97,9 @@ final class MemoryBackend implements LockBackend {
         if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
             return replied(server.acquireShared(request, description, quirk));
         }
-        if (quirk == MemoryServer.Quirk.FAMILIES_SHARE_ONE_NAMESPACE && server.heldByAnyFamily(request.key())) {
+        if ((quirk == MemoryServer.Quirk.FAMILIES_SHARE_ONE_NAMESPACE
+                        || quirk == MemoryServer.Quirk.KEYS_SUFFIXED_UNESCAPED)
+                && server.heldByAnyFamily(request.key())) {
             return replied(Held.UNKNOWN);
         }
         return replied(server.acquire(request));

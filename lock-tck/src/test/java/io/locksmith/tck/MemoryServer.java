@@ -72,7 +72,21 @@ final class MemoryServer {
         /** Permits are granted and renewed for the shortest lease, whatever lease was asked. */
         PERMIT_LEASE_IGNORED,
         /** Semaphores and read-write locks in one map, which locks' keys are checked against too. */
-        FAMILIES_SHARE_ONE_NAMESPACE
+        FAMILIES_SHARE_ONE_NAMESPACE,
+        /**
+         * A semaphore's and a read-write lock's keys are the name with a suffix ({@code :semaphore},
+         * {@code :rwlock}), unescaped, in one map that locks' keys are checked against: the lock
+         * {@code x:semaphore} meets the semaphore {@code x}.
+         */
+        KEYS_SUFFIXED_UNESCAPED
+    }
+
+    /** @return the key a shared hold is stored under: the request's, unless the quirk affixes it */
+    static String stored(String key, io.locksmith.spi.Hold.Kind kind, Quirk quirk) {
+        if (quirk != Quirk.KEYS_SUFFIXED_UNESCAPED) {
+            return key;
+        }
+        return key + (kind == io.locksmith.spi.Hold.Kind.PERMIT ? ":semaphore" : ":rwlock");
     }
 
     /** One key of a shared family: its holders in grant order, a semaphore's number, writers' waiting marks. */
@@ -218,7 +232,9 @@ final class MemoryServer {
     }
 
     private Map<String, Shared> keys(io.locksmith.spi.Hold.Kind kind, Quirk quirk) {
-        Family f = quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE ? Family.SEMAPHORE : family(kind);
+        Family f = quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE || quirk == Quirk.KEYS_SUFFIXED_UNESCAPED
+                ? Family.SEMAPHORE
+                : family(kind);
         return shared.computeIfAbsent(f, x -> new HashMap<>());
     }
 
@@ -251,10 +267,12 @@ final class MemoryServer {
         long lease = quirk == Quirk.PERMIT_LEASE_IGNORED && kind == io.locksmith.spi.Hold.Kind.PERMIT
                 ? MemoryBackend.MINIMUM_LEASE.toNanos()
                 : r.lease().toNanos();
-        if (quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE && holder(r.key()) != null) {
+        String key = stored(r.key(), kind, quirk);
+        if ((quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE || quirk == Quirk.KEYS_SUFFIXED_UNESCAPED)
+                && holder(key) != null) {
             return Held.UNKNOWN;
         }
-        Shared k = keys(kind, quirk).computeIfAbsent(r.key(), x -> new Shared());
+        Shared k = keys(kind, quirk).computeIfAbsent(key, x -> new Shared());
         k.purge(now);
         SharedHold own = k.holders.get(r.owner());
         if (own != null) {
@@ -318,7 +336,7 @@ final class MemoryServer {
     /** Extends a shared hold for {@link HeldLease#lease()} if its owner still holds it. */
     synchronized RenewOutcome renewShared(HeldLease l, Quirk quirk) {
         long now = System.nanoTime();
-        Shared k = keys(l.hold().kind(), quirk).get(l.key());
+        Shared k = keys(l.hold().kind(), quirk).get(stored(l.key(), l.hold().kind(), quirk));
         if (k == null) {
             return RenewOutcome.NOT_OWNED;
         }
@@ -341,7 +359,7 @@ final class MemoryServer {
     boolean releaseShared(String key, io.locksmith.spi.Hold.Kind kind, String owner, Quirk quirk) {
         boolean released;
         synchronized (this) {
-            Shared k = keys(kind, quirk).get(key);
+            Shared k = keys(kind, quirk).get(stored(key, kind, quirk));
             SharedHold h = k == null ? null : k.holders.get(owner);
             released = h != null && h.kind() == kind;
             if (released) {
@@ -357,7 +375,7 @@ final class MemoryServer {
     /** Ends a request that stopped waiting: its grant if one took effect unanswered, and a writer's mark. */
     void abandonShared(AcquireRequest r, Quirk quirk) {
         synchronized (this) {
-            Shared k = keys(r.hold().kind(), quirk).get(r.key());
+            Shared k = keys(r.hold().kind(), quirk).get(stored(r.key(), r.hold().kind(), quirk));
             if (k != null && quirk != Quirk.ABANDON_LEAVES_THE_MARK) {
                 k.marks.remove(r.owner());
             }
