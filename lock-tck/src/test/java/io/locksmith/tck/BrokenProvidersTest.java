@@ -162,6 +162,10 @@ class BrokenProvidersTest {
                         "required_readWriteAWaitingWriterGoesBeforeLaterReaders",
                         "a reader that came after a waiting writer was granted at once"),
                 fails(
+                        Flaw.READERS_PASS_A_WAITING_WRITER,
+                        "required_readWriteAWriterIsNotStarvedByOverlappingReaders",
+                        "new readers must wait behind it"),
+                fails(
                         Flaw.WRITER_MARK_LEFT_BEHIND,
                         "required_readWriteAWriterThatStoppedWaitingLeavesNoMark",
                         "after a writer's tryAcquire() failed, it leaves no waiting mark"),
