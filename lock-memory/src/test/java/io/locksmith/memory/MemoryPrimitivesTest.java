@@ -212,12 +212,13 @@ class MemoryPrimitivesTest {
 
     @Test
     void permitsAndReadersRenewPastThreeLeases() {
-        LockOptions brief = LockOptions.builder().lease(Duration.ofMillis(300)).build();
+        // a lease long enough that a renewal (every third of it) delayed on a saturated machine still lands
+        LockOptions brief = LockOptions.builder().lease(Duration.ofSeconds(1)).build();
         LockClient holder = client("renew", brief);
         LockClient other = client("renew");
         LockHandle permit = holder.semaphore("s", 1).acquire(WAIT);
         LockHandle reader = holder.readWriteLock("rw").readLock().acquire(WAIT);
-        await().during(Duration.ofMillis(1200)) // four leases of 300 ms: time is the subject
+        await().during(Duration.ofMillis(3500)) // three and a half leases: time is the subject
                 .atMost(WAIT)
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> permit.isHeld() && reader.isHeld());
