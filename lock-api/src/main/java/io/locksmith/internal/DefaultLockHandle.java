@@ -182,9 +182,9 @@ final class DefaultLockHandle implements LockHandle {
 
     /**
      * Lets the grant run out instead of releasing it (a rate limiter's permit, held for its whole
-     * window): the handle leaves the held-lock table, listeners hear it released, and when its
-     * lease has run out the backend is told it is lost, so that one whose key would outlive the
-     * lease (a ZooKeeper node, an etcd key) removes it then. Closing the client does not release it.
+     * window): the handle leaves the held-lock table, listeners hear it released, and a whole lease
+     * after this call the backend is told it is lost, so that one whose key would outlive the lease
+     * (a ZooKeeper node, an etcd key) removes it then. Closing the client does not release it.
      */
     void spend() {
         if (!CLOSED.compareAndSet(this, 0, 1) || !STATE.compareAndSet(this, HELD, RELEASED)) {
@@ -195,11 +195,13 @@ final class DefaultLockHandle implements LockHandle {
         if (hold != null) {
             runtime.listeners.released(new io.locksmith.LockListener.HoldEnded(hold, heldFor(), null));
         }
-        long left = deadlineNanos - runtime.clock.nanoTime();
+        // a whole lease from now, when the grant's answer is in: the server granted it at some point
+        // after the attempt was sent (or a queued entry's lease was last confirmed), at the latest
+        // now, so a key the backend removes then is held at least a lease by the server's account
         try {
             runtime.clock.schedule(
                     () -> runtime.workers.run(() -> runtime.calls.lost(heldLease, LossReason.LEASE_EXPIRED)),
-                    Math.max(0, left));
+                    lease.toNanos());
         } catch (java.util.concurrent.RejectedExecutionException closed) {
             // the client closed: its session or lease, which kept such a key, ends with it
         }

@@ -244,6 +244,25 @@ class PrimitivesCoreTest {
     }
 
     @Test
+    void aRateLimitersPermitIsHeldAWholeWindowAfterItsAnswerCame() throws Exception {
+        RateLimiter limiter = client.rateLimiter("r", 1, Duration.ofSeconds(10));
+        backend.stallAcquire = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Boolean> granted = CompletableFuture.supplyAsync(limiter::tryAcquire);
+        assertThat(backend.stalled.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
+        clock.advance(Duration.ofSeconds(2)); // the server answers 2 s after the attempt was sent
+        backend.stallAcquire.countDown();
+        assertThat(granted.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        backend.stallAcquire = null;
+        pass(Duration.ofSeconds(9), Duration.ofSeconds(1)); // 11 s after the send, 9 s after the answer
+        assertThat(backend.lostOwners)
+                .as("the server granted it somewhere in those 2 s: its window ends a whole window after the answer")
+                .isEmpty();
+        pass(Duration.ofSeconds(2), Duration.ofSeconds(1));
+        assertThat(backend.lostOwners).hasSize(1);
+    }
+
+    @Test
     void aParticipantLeadsLosesStandsAgainAndResigns() {
         List<String> heard = new CopyOnWriteArrayList<>();
         LeaderElection election = client.leaderElection("e", "host-1").addListener(new LeaderElection.Listener() {
