@@ -162,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         AtomicBoolean lost = new AtomicBoolean();
         held.onLost(() -> {
             lost.set(true);
-            System.err.println("locksmith: " + held() + " was lost while the command ran"
+            System.err.println("locksmith: " + holding() + " was lost while the command ran"
                     + (onLost == OnLost.TERMINATE ? "; terminating it" : ""));
             if (onLost == OnLost.TERMINATE) {
                 stop(process);
@@ -173,7 +173,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** @return what the command holds, for messages: "lock 'x'" or "permit of semaphore 'x'" */
-    private String held() {
+    private String holding() {
         return permits == null ? "lock '" + name + "'" : "permit of semaphore '" + name + "'";
     }
 
