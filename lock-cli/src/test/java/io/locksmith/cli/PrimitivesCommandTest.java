@@ -143,6 +143,27 @@ class PrimitivesCommandTest {
     }
 
     @Test
+    void aRunWithPermitsGivesTheCommandThePermitsTokenAndItsExitCode() throws Exception {
+        Locksmith.Result r = Locksmith.run(
+                "run",
+                "jobs",
+                "--permits",
+                "2",
+                "--uri",
+                "memory:",
+                "--",
+                "sh",
+                "-c",
+                "echo token=$LOCKSMITH_FENCING_TOKEN name=$LOCKSMITH_LOCK_NAME; exit 7");
+        assertThat(r.exitCode())
+                .as("run --permits returns the command's exit code: %s", r.output())
+                .isEqualTo(7);
+        assertThat(r.output())
+                .as("run --permits: the command sees the permit's token and the name")
+                .containsPattern("token=[1-9][0-9]* name=jobs");
+    }
+
+    @Test
     void statusOfAFreeSemaphore() throws Exception {
         Locksmith.Result status = Locksmith.run("status", "--semaphore", "idle", "--uri", sqlite());
         assertThat(status.exitCode()).as(status.output()).isZero();
