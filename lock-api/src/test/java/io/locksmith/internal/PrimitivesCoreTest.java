@@ -149,6 +149,25 @@ class PrimitivesCoreTest {
     }
 
     @Test
+    void aWaitingWriterTriesAgainWithinItsLeaseWhateverTheHoldersLeaseLeft() {
+        backend.signals = true;
+        backend.holderLeft = Duration.ofSeconds(30); // the readers' long lease, as Redis's PTTL tells it
+        LockHandle reader = client.readWriteLock("rw").readLock().acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> writer = client.readWriteLock("rw")
+                .writeLock()
+                .withLease(Duration.ofMillis(500))
+                .acquireAsync(Duration.ofSeconds(60));
+        settle();
+        int before = backend.acquireCalls.get();
+        pass(Duration.ofSeconds(3), Duration.ofMillis(50));
+        assertThat(backend.acquireCalls.get() - before)
+                .as("a writer whose mark lasts 1 s tries at least every 500 ms, not after the holder's 30 s")
+                .isGreaterThanOrEqualTo(5);
+        writer.cancel(false);
+        reader.close();
+    }
+
+    @Test
     void listenersHearWhatKindWasHeld() {
         List<String> kinds = new CopyOnWriteArrayList<>();
         client.addListener(new LockListener() {
