@@ -41,6 +41,11 @@ class PrimitivesCommandTest {
         assertAtMostTwoAtOnce(TestServers.redis().uri());
     }
 
+    @Test
+    void threeRunsWithTwoPermitsNeverOverlapMoreThanTwoOnEtcd() throws Exception {
+        assertAtMostTwoAtOnce(TestServers.etcd().uri());
+    }
+
     /**
      * Three runs of a command that records its start and end and then waits for a file: two start,
      * the third waits (status shows two holders), and once the file is there all three finish.
@@ -91,8 +96,16 @@ class PrimitivesCommandTest {
     }
 
     @Test
-    void aRunGivingAnotherNumberOfPermitsFailsNamingBothNumbers() throws Exception {
-        String uri = sqlite();
+    void aRunGivingAnotherNumberOfPermitsFailsNamingBothNumbersOnTheDefaultKindOfBackend() throws Exception {
+        assertMismatchFails(sqlite());
+    }
+
+    @Test
+    void aRunGivingAnotherNumberOfPermitsFailsNamingBothNumbersOnEtcd() throws Exception {
+        assertMismatchFails(TestServers.etcd().uri());
+    }
+
+    private void assertMismatchFails(String uri) throws Exception {
         Path log = dir.resolve("holder.log");
         Process holder = Locksmith.start(
                 log, "run", "reports", "--permits", "2", "--uri", uri, "--", "sh", "-c", "echo holding; sleep 60");
@@ -101,22 +114,23 @@ class PrimitivesCommandTest {
             Locksmith.Result other =
                     Locksmith.run("run", "reports", "--permits", "3", "--wait", "30s", "--uri", uri, "--", "true");
             assertThat(other.exitCode())
-                    .as("run --permits 3 while holders gave 2: %s", other.output())
+                    .as("[%s] run --permits 3 while holders gave 2: %s", uri, other.output())
                     .isEqualTo(ExitCodes.PERMIT_MISMATCH);
             assertThat(other.output())
-                    .as("run --permits 3 while holders gave 2: the message names both numbers")
+                    .as("[%s] run --permits 3 while holders gave 2: the message names both numbers", uri)
                     .contains("semaphore 'reports'")
                     .contains("has 2 permits")
                     .contains("one of 3");
             Locksmith.Result same =
                     Locksmith.run("run", "reports", "--permits", "2", "--wait", "0", "--uri", uri, "--", "true");
             assertThat(same.exitCode())
-                    .as("run --permits 2 beside one holder of 2: %s", same.output())
+                    .as("[%s] run --permits 2 beside one holder of 2: %s", uri, same.output())
                     .isZero();
             Locksmith.Result lock = Locksmith.run("run", "reports", "--wait", "0", "--uri", uri, "--", "true");
             assertThat(lock.exitCode())
                     .as(
-                            "run without --permits takes the lock 'reports', which the semaphore does not hold: %s",
+                            "[%s] run without --permits takes the lock 'reports', which the semaphore does not hold: %s",
+                            uri,
                             lock.output())
                     .isZero();
         } finally {
