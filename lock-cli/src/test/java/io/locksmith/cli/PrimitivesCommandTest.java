@@ -130,8 +130,7 @@ class PrimitivesCommandTest {
             assertThat(lock.exitCode())
                     .as(
                             "[%s] run without --permits takes the lock 'reports', which the semaphore does not hold: %s",
-                            uri,
-                            lock.output())
+                            uri, lock.output())
                     .isZero();
         } finally {
             holder.destroyForcibly();
