@@ -9,13 +9,15 @@ final class ExitCodes {
     static final int DEMO_FAILED = 1;
     /** Bad arguments: a usage message was printed. */
     static final int USAGE = 2;
+    /** {@code run --permits N}: the semaphore's holders gave another number of permits. */
+    static final int PERMIT_MISMATCH = 65;
     /** The backend could not be reached or failed. */
     static final int UNAVAILABLE = 69;
     /** The lock stayed held for the whole wait ({@code --wait 0}: it was held). */
     static final int LOCK_HELD = 75;
     /** The lock was lost while the command ran. */
     static final int LOCK_LOST = 76;
-    /** The configuration is wrong: a malformed URI, an unknown option, no provider. */
+    /** The configuration is wrong: a malformed URI, an unknown option, no provider, a primitive the backend lacks. */
     static final int CONFIG = 78;
     /** The command to run was not found or could not be started. */
     static final int NOT_FOUND = 127;

@@ -3,6 +3,7 @@ package io.locksmith.cli;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockException;
 import io.locksmith.LockTimeoutException;
+import io.locksmith.PermitMismatchException;
 import io.locksmith.spi.Redaction;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,10 +33,11 @@ import picocli.CommandLine.Command;
             "0:done (run: the command's own exit code)",
             "1:the demo's story did not come out; tck: a rule failed",
             "2:bad arguments (an unknown option, a missing or malformed value, an empty or too long lock name)",
+            "65:run --permits N: the semaphore's holders gave another number of permits",
             "69:the backend could not be reached",
-            "75:the lock stayed held for the whole wait",
+            "75:the lock (or every permit) stayed held for the whole wait",
             "76:the lock was lost while the command ran",
-            "78:bad configuration (URI, options, provider)",
+            "78:bad configuration (URI, options, provider; a primitive the backend does not keep)",
             "127:the command to run was not found",
             "128+N:run was stopped by signal N (143: SIGTERM, 130: Ctrl-C)"
         })
@@ -111,7 +113,12 @@ public final class Main implements Runnable {
         if (e instanceof LockTimeoutException) {
             return ExitCodes.LOCK_HELD;
         }
-        if (e instanceof LockConfigurationException || e instanceof IllegalArgumentException) {
+        if (e instanceof PermitMismatchException) {
+            return ExitCodes.PERMIT_MISMATCH;
+        }
+        if (e instanceof LockConfigurationException
+                || e instanceof IllegalArgumentException
+                || e instanceof UnsupportedOperationException) {
             return ExitCodes.CONFIG;
         }
         return ExitCodes.UNAVAILABLE;
@@ -122,7 +129,8 @@ public final class Main implements Runnable {
         if (e instanceof LockException && e.getMessage() != null) {
             return e.getMessage();
         }
-        if (e instanceof IllegalArgumentException && e.getMessage() != null) {
+        if ((e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException)
+                && e.getMessage() != null) {
             return Redaction.redact(e.getMessage());
         }
         return Redaction.redact(e.toString());

@@ -19,7 +19,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code locksmith run NAME -- CMD ARGS…}: a distributed {@code flock(1)}.
+ * {@code locksmith run NAME -- CMD ARGS…}: a distributed {@code flock(1)}; with
+ * {@code --permits N}, a distributed concurrency limit: the command runs holding one of the N
+ * permits of the semaphore NAME.
  *
  * <p>Stopped by a signal (SIGTERM, SIGINT, SIGHUP), the command is stopped the way a lost lock
  * stops it — SIGTERM, then SIGKILL after {@code --grace} — and only then is the lock released, in
@@ -31,17 +33,20 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs a command while holding a lock, renewing it; like flock(1), across machines.",
-            "The command gets the lock's fencing token in LOCKSMITH_FENCING_TOKEN and its name in LOCKSMITH_LOCK_NAME.",
+            "With --permits N it holds one of the N permits of the semaphore NAME instead: at most N such commands"
+                    + " run at once.",
+            "The command gets the grant's fencing token in LOCKSMITH_FENCING_TOKEN and the name in LOCKSMITH_LOCK_NAME.",
             "On SIGTERM, SIGINT or SIGHUP the command is sent SIGTERM (SIGKILL after --grace) and the lock released."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "N:the command's own exit code",
             "2:bad arguments",
+            "65:--permits differs from the number the semaphore's holders gave",
             "69:the backend could not be reached",
-            "75:the lock stayed held for the whole --wait",
+            "75:the lock (or every permit) stayed held for the whole --wait",
             "76:the lock was lost while the command ran",
-            "78:bad configuration",
+            "78:bad configuration; --permits on a backend that keeps no semaphores",
             "127:the command was not found",
             "128+N:stopped by signal N (143: SIGTERM)"
         })
@@ -61,7 +66,7 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     UriOption uri = new UriOption();
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The lock's name.")
+    @Parameters(index = "0", paramLabel = "NAME", description = "The lock's name (with --permits, the semaphore's).")
     String name;
 
     @Parameters(
@@ -77,6 +82,13 @@ final class RunCommand implements Callable<Integer> {
             converter = Durations.class,
             description = "How long to wait for the lock; 0 fails at once if it is held (default: wait indefinitely).")
     Duration wait = Duration.ofDays(36_500);
+
+    @Option(
+            names = "--permits",
+            paramLabel = "N",
+            description = "Hold one permit of the semaphore NAME, which admits N holders at a time, instead of the lock"
+                    + " NAME. Every run of one NAME must give the same N.")
+    Integer permits;
 
     @Option(
             names = "--lease",
@@ -118,7 +130,8 @@ final class RunCommand implements Callable<Integer> {
         LockClient locks = uri.open(options);
         Thread onSignal = new Thread(() -> stopThenRelease(locks), "locksmith-run-signal");
         try (locks) {
-            DistributedLock lock = Main.argument(spec, () -> locks.lock(name));
+            DistributedLock lock =
+                    Main.argument(spec, () -> permits == null ? locks.lock(name) : locks.semaphore(name, permits));
             Runtime.getRuntime().addShutdownHook(onSignal);
             try (LockHandle held = lock.acquire(wait)) {
                 return runHolding(held);
@@ -149,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         AtomicBoolean lost = new AtomicBoolean();
         held.onLost(() -> {
             lost.set(true);
-            System.err.println("locksmith: lock '" + name + "' was lost while the command ran"
+            System.err.println("locksmith: " + holding() + " was lost while the command ran"
                     + (onLost == OnLost.TERMINATE ? "; terminating it" : ""));
             if (onLost == OnLost.TERMINATE) {
                 stop(process);
@@ -157,6 +170,11 @@ final class RunCommand implements Callable<Integer> {
         });
         int code = process.waitFor();
         return lost.get() || !held.isHeld() ? ExitCodes.LOCK_LOST : code;
+    }
+
+    /** @return what the command holds, for messages: "lock 'x'" or "permit of semaphore 'x'" */
+    private String holding() {
+        return permits == null ? "lock '" + name + "'" : "permit of semaphore '" + name + "'";
     }
 
     /**
