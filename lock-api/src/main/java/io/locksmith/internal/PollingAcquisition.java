@@ -130,6 +130,12 @@ final class PollingAcquisition implements Runnable {
                 }
                 return;
             }
+            if (result.isDone() && request.hold().kind() == Hold.Kind.WRITE) {
+                // the wait ended (and gave up the mark) while this attempt was out; the attempt,
+                // finding the key held, may have left its mark again after that
+                runtime.calls.abandon(request);
+                return;
+            }
             lastFailure = null;
         } catch (LockBackendException e) {
             lastFailure = e;
@@ -189,6 +195,15 @@ final class PollingAcquisition implements Runnable {
      * it backs off, but never past the holder's lease.
      */
     private long pause() {
+        long pause = untilNextAttempt();
+        // a waiting writer's mark lasts twice its lease from its latest attempt: it tries again
+        // within a lease, so that the mark never lapses while it waits
+        return request.hold().kind() == Hold.Kind.WRITE
+                ? Math.min(pause, request.lease().toNanos())
+                : pause;
+    }
+
+    private long untilNextAttempt() {
         long jitter = ThreadLocalRandom.current()
                 .nextLong(runtime.options.backoffMin().toNanos() + 1);
         if (holderLeft < 0) {

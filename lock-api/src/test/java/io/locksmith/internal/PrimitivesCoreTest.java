@@ -149,6 +149,59 @@ class PrimitivesCoreTest {
     }
 
     @Test
+    void aWaitingWriterTriesAgainWithinItsLeaseHoweverLongItsBackOff() {
+        client.close();
+        clock = new ManualClock();
+        client = DefaultLockClient.onClock(
+                backend::attach,
+                LockOptions.builder()
+                        .backoffMin(Duration.ofMillis(5))
+                        .backoffMax(Duration.ofSeconds(5))
+                        .build(),
+                clock);
+        backend.holderLeft = Duration.ofSeconds(30); // the readers' long lease, as Redis's PTTL tells it
+        LockHandle reader = client.readWriteLock("rw").readLock().acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> writer = client.readWriteLock("rw")
+                .writeLock()
+                .withLease(Duration.ofMillis(500))
+                .acquireAsync(Duration.ofSeconds(60));
+        pass(Duration.ofSeconds(10), Duration.ofMillis(50)); // the back-off has grown to its 5 s
+        int before = backend.acquireCalls.get();
+        pass(Duration.ofSeconds(10), Duration.ofMillis(50));
+        assertThat(backend.acquireCalls.get() - before)
+                .as("a writer whose mark lasts 1 s tries at least every 500 ms, not every 5 s back-off")
+                .isGreaterThanOrEqualTo(15);
+        writer.cancel(false);
+        reader.close();
+    }
+
+    @Test
+    void aWritersAttemptAnsweredAfterItsWaitEndedGivesUpTheMarkItLeft() throws Exception {
+        LockHandle reader = client.readWriteLock("rw").readLock().acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> writer =
+                client.readWriteLock("rw").writeLock().acquireAsync(Duration.ofSeconds(1));
+        settle();
+        backend.stallAcquire = new java.util.concurrent.CountDownLatch(1);
+        backend.stalled = new java.util.concurrent.CountDownLatch(1);
+        // the next attempt is out (stalled on the server) when the wait's deadline comes
+        for (int i = 0; i < 40 && backend.stalled.getCount() > 0; i++) {
+            clock.advance(Duration.ofMillis(20));
+            Thread.sleep(5);
+        }
+        assertThat(backend.stalled.getCount()).as("an attempt stalled").isZero();
+        clock.advance(Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(10)).until(writer::isDone);
+        int abandonedAtTheEnd = backend.abandoned.size();
+        backend.stallAcquire.countDown(); // the attempt answers Held: on a real backend it just wrote a mark
+        backend.stallAcquire = null;
+        settle();
+        assertThat(backend.abandoned.size())
+                .as("the mark that attempt left is given up after its answer, not only before")
+                .isGreaterThan(abandonedAtTheEnd);
+        reader.close();
+    }
+
+    @Test
     void listenersHearWhatKindWasHeld() {
         List<String> kinds = new CopyOnWriteArrayList<>();
         client.addListener(new LockListener() {
