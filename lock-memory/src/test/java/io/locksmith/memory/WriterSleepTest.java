@@ -14,21 +14,18 @@ import io.locksmith.spi.Hold;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * A core defect seen from a backend: a waiting writer with release signals sleeps for the
- * holder's remaining lease (capped at 10 s), which can outlast its waiting mark (twice its own
- * lease), so readers get in while it sleeps. Memory tells a writer at most its own lease, so it
- * does not show there; this test reports the readers' true remaining lease, as a backend that does
- * not cap it (Redis's PTTL of the key, say) would.
+ * A waiting writer keeps new readers out however long a holder's lease it is told: it must try
+ * again, and so renew its waiting mark (twice its own lease), before the mark runs out. Memory
+ * tells a writer at most its own lease; this test reports the readers' true remaining lease, as a
+ * backend that does not cap it would, so that it is the core's cap on the writer's sleep that
+ * keeps the readers out.
  */
 class WriterSleepTest {
 
     @Test
-    @Disabled("core: PollingAcquisition.pause() lets a WRITE waiter sleep past its mark (2 x its lease);"
-            + " it should cap a writer's sleep below its lease. Reported to the lead; enable when fixed")
     void aWaitingWriterToldTheReadersLongLeaseStillKeepsNewReadersOut() {
         LockClient readers = LockClient.open("memory://writer-sleep");
         LockClient writers = LockClient.open(
