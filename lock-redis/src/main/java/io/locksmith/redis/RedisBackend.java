@@ -10,14 +10,17 @@ import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
- * on the server, and leases are kept by the server's key expiry.
+ * on the server, and leases are kept by the server's key expiry. Semaphores and read-write locks
+ * ({@link RedisSharedHolds}) keep their leases by the server's clock inside their scripts.
  */
 final class RedisBackend implements LockBackend {
 
@@ -35,6 +39,7 @@ final class RedisBackend implements LockBackend {
     private final int replicas;
     private final long replicaTimeoutMillis;
     private final RedisRenewal renewal;
+    private final RedisSharedHolds shared;
 
     /**
      * @param link the connections
@@ -45,6 +50,7 @@ final class RedisBackend implements LockBackend {
     RedisBackend(RedisLink link, String description, RedisSettings settings, BackendEvents events) {
         this.link = link;
         this.renewal = new RedisRenewal(link, description);
+        this.shared = new RedisSharedHolds(link, description);
         this.signals = new RedisSignals(link::openPubSub, description, link.timeout(), events);
         this.description = description;
         this.replicas = settings.replicas();
@@ -63,7 +69,19 @@ final class RedisBackend implements LockBackend {
     }
 
     @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
+    }
+
+    @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            AcquireResult result = shared.tryAcquire(request);
+            if (replicas > 0 && result instanceof Grant grant) {
+                awaitReplicas(request, grant.token());
+            }
+            return result;
+        }
         String key = request.key();
         Long answer = call(
                 request.name(),
@@ -102,6 +120,9 @@ final class RedisBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease lease) {
+        if (lease.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return shared.release(lease);
+        }
         String key = lease.key();
         Long released = callRepeatable(
                 lease.name(),
@@ -121,6 +142,10 @@ final class RedisBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            shared.abandon(request);
+            return;
+        }
         String key = request.key();
         callRepeatable(
                 request.name(),
@@ -138,21 +163,37 @@ final class RedisBackend implements LockBackend {
         return Optional.of(signals);
     }
 
-    /** Reads the lock key's {@code TOKEN:OWNER} and its {@code PTTL}; two commands, no script. */
+    /**
+     * Reads the lock key's {@code TOKEN:OWNER} and its {@code PTTL}, two commands, no script; a
+     * semaphore's or read-write lock's holders with one read-only script.
+     */
     @Override
     public Optional<LockInspector> inspector() {
-        return Optional.of(key -> call(key, "inspect", () -> {
-            String value = link.get(RedisKeys.lock(key));
-            if (value == null) {
-                return Optional.<LockInspector.HolderState>empty();
+        return Optional.of(new LockInspector() {
+            @Override
+            public Optional<HolderState> inspect(String key) {
+                return call(key, "inspect", () -> {
+                    String value = link.get(RedisKeys.lock(key));
+                    if (value == null) {
+                        return Optional.<HolderState>empty();
+                    }
+                    Long ttl = link.pttl(RedisKeys.lock(key));
+                    int colon = value.indexOf(':');
+                    return Optional.of(new HolderState(
+                            value.substring(colon + 1),
+                            Long.parseLong(value.substring(0, colon)),
+                            ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
+                });
             }
-            Long ttl = link.pttl(RedisKeys.lock(key));
-            int colon = value.indexOf(':');
-            return Optional.of(new LockInspector.HolderState(
-                    value.substring(colon + 1),
-                    Long.parseLong(value.substring(0, colon)),
-                    ttl != null && ttl >= 0 ? Duration.ofMillis(ttl) : null));
-        }));
+
+            @Override
+            public Optional<List<Holder>> holders(String key, Hold.Kind kind) {
+                if (kind == Hold.Kind.EXCLUSIVE) {
+                    return Optional.empty();
+                }
+                return Optional.of(shared.holders(key, kind));
+            }
+        });
     }
 
     @Override
@@ -179,6 +220,10 @@ final class RedisBackend implements LockBackend {
      * was just failed over would leave the lock taken for the rest of its lease.
      */
     private <T> T callRepeatable(String lockName, String what, Call<T> call) {
+        return callRepeatable(link, description, lockName, what, call);
+    }
+
+    static <T> T callRepeatable(RedisLink link, String description, String lockName, String what, Call<T> call) {
         try {
             return call.run();
         } catch (RedisException e) {
@@ -195,7 +240,7 @@ final class RedisBackend implements LockBackend {
                 Thread.currentThread().interrupt();
                 throw failure(description, lockName, what, e);
             }
-            return call(lockName, what, call);
+            return call(link, description, lockName, what, call);
         }
     }
 

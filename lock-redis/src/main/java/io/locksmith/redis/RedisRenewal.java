@@ -5,6 +5,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.RenewOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,8 +57,7 @@ final class RedisRenewal {
                             description,
                             batch.lockName(),
                             "renew",
-                            () -> RedisScript.RENEW.run(
-                                    link.scripts(), ScriptOutputType.MULTI, batch.keys, batch.args)),
+                            () -> batch.script.run(link.scripts(), ScriptOutputType.MULTI, batch.keys, batch.args)),
                     outcomes);
             return List.of(outcomes);
         }
@@ -66,7 +66,7 @@ final class RedisRenewal {
             Batch batch = new Batch(leases, indices);
             try {
                 batch.reply =
-                        RedisScript.RENEW.runAsync(link.asyncScripts(), ScriptOutputType.MULTI, batch.keys, batch.args);
+                        batch.script.runAsync(link.asyncScripts(), ScriptOutputType.MULTI, batch.keys, batch.args);
             } catch (RedisException e) {
                 batch.reply = CompletableFuture.failedFuture(e); // told to the link when awaited
             }
@@ -121,10 +121,15 @@ final class RedisRenewal {
         }
     }
 
-    /** One slot's leases as {@code renew.lua}'s keys and arguments, and its reply once sent. */
+    /**
+     * One slot's leases as a renewal script's keys and arguments, and its reply once sent: locks
+     * alone go to {@code renew.lua}; a batch with a semaphore's permit or a read-write lock's side
+     * among them goes to {@code renew-mixed.lua}, still one call.
+     */
     private static final class Batch {
         final List<HeldLease> leases;
         final List<Integer> indices;
+        final RedisScript script;
         final String[] keys;
         final String[] args;
         CompletableFuture<List<Object>> reply;
@@ -133,13 +138,40 @@ final class RedisRenewal {
             this.leases = leases;
             this.indices = indices;
             int n = indices.size();
-            keys = new String[n];
-            args = new String[2 * n];
+            boolean locksOnly =
+                    indices.stream().allMatch(i -> leases.get(i).hold().kind() == Hold.Kind.EXCLUSIVE);
+            if (locksOnly) {
+                script = RedisScript.RENEW;
+                keys = new String[n];
+                args = new String[2 * n];
+                for (int j = 0; j < n; j++) {
+                    HeldLease l = leases.get(indices.get(j));
+                    keys[j] = RedisKeys.lock(l.key());
+                    args[j] = RedisKeys.value(l.token(), l.owner());
+                    args[n + j] = Long.toString(l.lease().toMillis());
+                }
+                return;
+            }
+            script = RedisScript.RENEW_MIXED;
+            keys = new String[2 * n];
+            args = new String[4 * n];
             for (int j = 0; j < n; j++) {
                 HeldLease l = leases.get(indices.get(j));
-                keys[j] = RedisKeys.lock(l.key());
-                args[j] = RedisKeys.value(l.token(), l.owner());
-                args[n + j] = Long.toString(l.lease().toMillis());
+                if (l.hold().kind() == Hold.Kind.EXCLUSIVE) {
+                    keys[2 * j] = RedisKeys.lock(l.key());
+                    keys[2 * j + 1] = keys[2 * j];
+                    args[4 * j] = "x";
+                    args[4 * j + 1] = RedisKeys.value(l.token(), l.owner());
+                    args[4 * j + 2] = "";
+                } else {
+                    RedisKeys.Shared shared = RedisKeys.shared(l.key(), l.hold().kind());
+                    keys[2 * j] = shared.holders();
+                    keys[2 * j + 1] = shared.grants();
+                    args[4 * j] = "h";
+                    args[4 * j + 1] = l.owner();
+                    args[4 * j + 2] = Long.toString(l.token());
+                }
+                args[4 * j + 3] = Long.toString(l.lease().toMillis());
             }
         }
 

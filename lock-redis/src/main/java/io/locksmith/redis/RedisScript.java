@@ -23,6 +23,12 @@ final class RedisScript {
     static final RedisScript RELEASE = load("release.lua");
     static final RedisScript RENEW = load("renew.lua");
     static final RedisScript ABANDON = load("abandon.lua");
+    static final RedisScript SEMAPHORE_ACQUIRE = load("semaphore-acquire.lua");
+    static final RedisScript READWRITE_ACQUIRE = load("readwrite-acquire.lua");
+    static final RedisScript SHARED_RELEASE = load("shared-release.lua");
+    static final RedisScript SHARED_ABANDON = load("shared-abandon.lua");
+    static final RedisScript SHARED_HOLDERS = load("shared-holders.lua");
+    static final RedisScript RENEW_MIXED = load("renew-mixed.lua");
 
     private final String name;
     private final String text;
