@@ -67,6 +67,17 @@ final class AzureBlobBench implements BackendBench {
         return null;
     }
 
+    /** The leader's blob lease is Azure's shortest, 15 s: a failover takes about that long. */
+    @Override
+    public String failoverUri() {
+        return "azblob:" + server.uri() + "?container=" + CONTAINER;
+    }
+
+    @Override
+    public Duration failoverLease() {
+        return Duration.ofSeconds(15);
+    }
+
     @Override
     public Floor floor() {
         Map<String, BlobLeaseClient> leases = new HashMap<>();

@@ -28,6 +28,19 @@ interface BackendBench extends AutoCloseable {
         return null;
     }
 
+    /**
+     * @return the URI each participant of the leader-failover scenario opens its client from (with
+     *     {@link #failoverLease()} and a decorator that crashes it); null to leave the scenario out
+     */
+    default String failoverUri() {
+        return uri();
+    }
+
+    /** @return the leadership's lease in the leader-failover scenario, within the backend's lease bounds */
+    default java.time.Duration failoverLease() {
+        return java.time.Duration.ofSeconds(2);
+    }
+
     /** @return one round trip to the server (a ping) on the floor's connection, or null if none */
     Runnable roundTrip();
 

@@ -33,11 +33,13 @@ public final class Bench {
 
     private static int heldLocks;
     private static Duration heldFor;
+    private static int failoverRounds;
 
     private Bench() {}
 
     /**
-     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]}
+     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]
+     *     [--failover-rounds N] [--out DIR]}
      * @throws Exception if a scenario fails
      */
     public static void main(String[] args) throws Exception {
@@ -46,6 +48,7 @@ public final class Bench {
         int warmup = 5;
         int held = 10_000;
         int holdSeconds = 60;
+        int rounds = 3;
         Path out = Path.of("target/bench");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -55,15 +58,18 @@ public final class Bench {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--held" -> held = Integer.parseInt(args[++i]);
                 case "--hold-seconds" -> holdSeconds = Integer.parseInt(args[++i]);
+                case "--failover-rounds" -> rounds = Integer.parseInt(args[++i]);
                 default ->
                     throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--backends "
                             + String.join(",", BACKENDS.keySet())
-                            + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--out DIR]");
+                            + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--failover-rounds N]"
+                            + " [--out DIR]");
             }
         }
         Scenarios scenarios = new Scenarios(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
         heldLocks = held;
         heldFor = Duration.ofSeconds(holdSeconds);
+        failoverRounds = rounds;
         List<Result> results = new ArrayList<>();
         List<String> versions = new ArrayList<>();
         for (String name : backends) {
@@ -108,6 +114,7 @@ public final class Bench {
         progress(b, "uncontended pair");
         Histogram un = s.uncontended(bench);
         rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
+        sharedPairs(bench, s, rows, Scenarios.perSecond(un), floorRate);
         if (bench instanceof MemoryBench) {
             // the listener hook's cost, where it is largest relative to the pair: a listener that
             // hears every event, against the pair without one, alternated and best of two each
@@ -162,6 +169,27 @@ public final class Bench {
                 spread.waitMicros().getValueAtPercentile(99),
                 Double.NaN,
                 "latency = acquire"));
+        if (bench.failoverUri() != null && failoverRounds > 0) {
+            progress(b, "leader failover");
+            LeaderFailover.Outcome o = LeaderFailover.run(bench.failoverUri(), bench.failoverLease(), failoverRounds);
+            long leaseMillis = o.lease().toMillis();
+            rows.add(new Result(
+                    b,
+                    "leader failover: the leader's client crashes",
+                    -1,
+                    -1,
+                    -1,
+                    Double.NaN,
+                    String.format(
+                            Locale.ROOT,
+                            "%d rounds, lease %d ms: median %.0f ms = %.2f leases, slowest %.0f ms = %.2f leases",
+                            o.failoverMillis().size(),
+                            leaseMillis,
+                            o.medianMillis(),
+                            o.medianMillis() / leaseMillis,
+                            o.maxMillis(),
+                            o.maxMillis() / leaseMillis)));
+        }
         if (bench.uri() != null && heldLocks > 0) {
             progress(
                     b, String.format(Locale.ROOT, "held at scale: %,d locks for %d s", heldLocks, heldFor.toSeconds()));
@@ -182,6 +210,40 @@ public final class Bench {
                             o.lost())));
         }
         return rows;
+    }
+
+    /**
+     * The semaphore's and the read-write lock's uncontended pairs, each against the floor; the note
+     * gives each as a fraction of the lock's own pair. A backend that keeps no such kind gets a row
+     * that says so.
+     */
+    private static void sharedPairs(
+            BackendBench bench, Scenarios s, List<Result> rows, double lockPairRate, double floorRate) {
+        String b = bench.name();
+        record Pair(String scenario, Supplier<Histogram> run) {}
+        List<Pair> pairs = List.of(
+                new Pair("uncontended semaphore pair (3 permits)", () -> s.uncontendedPermit(bench)),
+                new Pair("uncontended read lock pair", () -> s.uncontendedReadWrite(bench, false)),
+                new Pair("uncontended write lock pair", () -> s.uncontendedReadWrite(bench, true)));
+        for (Pair pair : pairs) {
+            progress(b, pair.scenario());
+            Histogram h;
+            try {
+                h = pair.run().get();
+            } catch (UnsupportedOperationException e) {
+                rows.add(new Result(b, pair.scenario(), -1, -1, -1, Double.NaN, "not kept: " + e.getMessage()));
+                continue;
+            }
+            rows.add(row(
+                    b,
+                    pair.scenario(),
+                    h,
+                    Scenarios.perSecond(h) / floorRate,
+                    String.format(
+                            Locale.ROOT,
+                            "1 thread; %.2f of the lock's uncontended pair",
+                            Scenarios.perSecond(h) / lockPairRate)));
+        }
     }
 
     /** A line on standard error as each scenario starts: a full run takes minutes. */

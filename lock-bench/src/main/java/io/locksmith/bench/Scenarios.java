@@ -1,6 +1,8 @@
 package io.locksmith.bench;
 
 import io.locksmith.DistributedLock;
+import io.locksmith.DistributedReadWriteLock;
+import io.locksmith.DistributedSemaphore;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import java.time.Duration;
@@ -29,6 +31,23 @@ final class Scenarios {
         try (LockClient client = bench.client()) {
             DistributedLock lock = client.lock("bench-uncontended");
             return timed(() -> lock.acquire(Duration.ZERO).close());
+        }
+    }
+
+    /** One thread, acquire and release of one permit of a semaphore of 3, as many times as it can. */
+    Histogram uncontendedPermit(BackendBench bench) {
+        try (LockClient client = bench.client()) {
+            DistributedSemaphore semaphore = client.semaphore("bench-semaphore", 3);
+            return timed(() -> semaphore.acquire(Duration.ZERO).close());
+        }
+    }
+
+    /** One thread, acquire and release of one side of a read-write lock, as many times as it can. */
+    Histogram uncontendedReadWrite(BackendBench bench, boolean write) {
+        try (LockClient client = bench.client()) {
+            DistributedReadWriteLock readWrite = client.readWriteLock("bench-read-write");
+            DistributedLock side = write ? readWrite.writeLock() : readWrite.readLock();
+            return timed(() -> side.acquire(Duration.ZERO).close());
         }
     }
 

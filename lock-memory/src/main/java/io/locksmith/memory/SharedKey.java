@@ -78,23 +78,28 @@ final class SharedKey {
      *     writer's mark), or {@code null} if nothing does
      */
     private Long blockedUntil(Hold hold) {
-        List<Long> blockers = new ArrayList<>();
-        switch (hold.kind()) {
-            case PERMIT -> {
-                if (holders.size() >= permits) {
-                    holders.values().forEach(h -> blockers.add(h.expiresAt));
-                }
-            }
-            case READ -> {
-                holders.values().stream()
-                        .filter(h -> h.kind == Hold.Kind.WRITE)
-                        .forEach(h -> blockers.add(h.expiresAt));
-                blockers.addAll(writersWaiting.values()); // a reader's owner never waits as a writer
-            }
-            case WRITE -> holders.values().forEach(h -> blockers.add(h.expiresAt));
+        boolean everyHolderBlocks = switch (hold.kind()) {
+            case PERMIT -> holders.size() >= permits;
+            case WRITE -> true;
+            case READ -> false; // only a writer keeps a reader out, or a waiting writer's mark
             case EXCLUSIVE -> throw new IllegalArgumentException("a lock is not a shared key: " + hold);
+        };
+        Long earliest = null;
+        for (Holding h : holders.values()) {
+            if (everyHolderBlocks || h.kind == Hold.Kind.WRITE) {
+                earliest = earlier(earliest, h.expiresAt);
+            }
         }
-        return blockers.stream().min(Long::compare).orElse(null);
+        if (hold.kind() == Hold.Kind.READ) {
+            for (long end : writersWaiting.values()) { // a reader's owner never waits as a writer
+                earliest = earlier(earliest, end);
+            }
+        }
+        return earliest;
+    }
+
+    private static Long earlier(Long earliest, long time) {
+        return earliest == null || time - earliest < 0 ? time : earliest;
     }
 
     /** @return whether the owner still held its grant of that token, whose lease now restarts */
