@@ -15,18 +15,22 @@ import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.blob.specialized.BlobLeaseAsyncClient;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.LockBackendException;
+import io.locksmith.PermitMismatchException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import reactor.core.publisher.Mono;
 
 /**
@@ -48,6 +52,7 @@ final class AzureBlobBackend implements LockBackend {
     private final ContainerAccess access;
     private final FenceCache written = new FenceCache();
     private final LeaseRenewal renewal;
+    private final PermitSlots permits;
 
     private AzureBlobBackend(BlobContainerAsyncClient container, String description, AzureBlobSettings settings) {
         this.container = container;
@@ -55,6 +60,7 @@ final class AzureBlobBackend implements LockBackend {
         this.settings = settings;
         this.access = new ContainerAccess(container, description, settings);
         this.renewal = new LeaseRenewal(this::leaseOf, settings.timeout());
+        this.permits = new PermitSlots(container, description, call -> block(call));
     }
 
     /** Opens a backend on a container client, checking access and creating the container if allowed. */
@@ -87,8 +93,23 @@ final class AzureBlobBackend implements LockBackend {
         return true;
     }
 
+    /** Locks and semaphores; read-write locks are not built yet. */
+    @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.of(Hold.Kind.EXCLUSIVE, Hold.Kind.PERMIT);
+    }
+
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() == Hold.Kind.PERMIT) {
+            try {
+                return permits.tryAcquire(request, access::create);
+            } catch (PermitMismatchException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw e instanceof LockBackendException b ? b : failure("acquire", request.name(), e);
+            }
+        }
         String blobName = BlobNames.blob(request.key());
         BlobAsyncClient blob = container.getBlobAsyncClient(blobName);
         BlobLeaseAsyncClient lease = lease(blob, BlobNames.leaseId(request.owner()));
@@ -221,6 +242,14 @@ final class AzureBlobBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
+        if (request.hold().kind() == Hold.Kind.PERMIT) {
+            try {
+                permits.abandon(request);
+            } catch (RuntimeException e) {
+                throw failure("abandon an attempt on", request.name(), e);
+            }
+            return;
+        }
         release(
                 lease(container.getBlobAsyncClient(BlobNames.blob(request.key())), BlobNames.leaseId(request.owner())),
                 "abandon an attempt on",
@@ -230,7 +259,28 @@ final class AzureBlobBackend implements LockBackend {
     /** Reads the blob's lease state and metadata: one call, no lease needed. */
     @Override
     public Optional<LockInspector> inspector() {
-        return Optional.of(key -> {
+        return Optional.of(new LockInspector() {
+            @Override
+            public Optional<LockInspector.HolderState> inspect(String key) {
+                return inspectLock(key);
+            }
+
+            @Override
+            public Optional<List<LockInspector.Holder>> holders(String key, Hold.Kind kind) {
+                if (kind != Hold.Kind.PERMIT) {
+                    return Optional.empty();
+                }
+                try {
+                    return Optional.of(permits.holders(key));
+                } catch (RuntimeException e) {
+                    throw failure("inspect", key, e);
+                }
+            }
+        });
+    }
+
+    private Optional<LockInspector.HolderState> inspectLock(String key) {
+        {
             BlobProperties p;
             try {
                 p = block(container.getBlobAsyncClient(BlobNames.blob(key)).getPropertiesWithResponse(null))
@@ -248,7 +298,7 @@ final class AzureBlobBackend implements LockBackend {
             String owner = metadata == null ? null : BlobNames.decode(metadata.get(BlobNames.OWNER));
             return Optional.of(
                     new LockInspector.HolderState(owner == null ? "unknown" : owner, BlobNames.fence(metadata), null));
-        });
+        }
     }
 
     @Override
@@ -257,6 +307,10 @@ final class AzureBlobBackend implements LockBackend {
     }
 
     private BlobLeaseAsyncClient leaseOf(HeldLease held) {
+        LeaseTerm term = held.attachment(LeaseTerm.class);
+        if (term != null && term.blob() != null) {
+            return lease(container.getBlobAsyncClient(term.blob()), BlobNames.leaseId(held.owner()));
+        }
         return lease(container.getBlobAsyncClient(BlobNames.blob(held.key())), BlobNames.leaseId(held.owner()));
     }
 

@@ -17,9 +17,21 @@ final class LeaseTerm {
     static final int MAXIMUM_SECONDS = 60;
 
     private volatile int seconds;
+    private final String blob;
 
     LeaseTerm(int seconds) {
+        this(seconds, null);
+    }
+
+    /** A lease on another blob than the key's lock blob: a semaphore's slot. */
+    LeaseTerm(int seconds, String blob) {
         this.seconds = seconds;
+        this.blob = blob;
+    }
+
+    /** @return the leased blob's name, or {@code null} for a lock (its blob follows from the key) */
+    String blob() {
+        return blob;
     }
 
     /** @return the length last granted */
