@@ -2,16 +2,10 @@ package io.locksmith.jdbc;
 
 import io.locksmith.LockConfigurationException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The holds table of one dialect, beside the lock table and named after it ({@code <table>_holds}):
@@ -112,22 +106,11 @@ final class HoldTable {
      */
     void prepare(Connection c, boolean createTable, int timeoutSeconds, String where) throws SQLException {
         if (createTable) {
-            try (PreparedStatement s = create.prepare(c, Map.of(), timeoutSeconds)) {
-                s.execute();
-            } catch (SQLException e) {
-                // two clients creating the table at once, as for the lock table
-                if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
-                    throw e;
-                }
-            }
+            LockTable.createIfAbsent(create, c, timeoutSeconds);
         }
-        Set<String> found = new TreeSet<>();
-        try (PreparedStatement s = columns.prepare(c, Map.of(), timeoutSeconds);
-                ResultSet rs = s.executeQuery()) {
-            ResultSetMetaData meta = rs.getMetaData();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                found.add(meta.getColumnName(i).toLowerCase(Locale.ROOT));
-            }
+        Set<String> found;
+        try {
+            found = LockTable.columnsOf(columns, c, timeoutSeconds);
         } catch (SQLException e) {
             // SQLite reports a missing table without an SQLState, as SQLITE_ERROR (1)
             boolean missing = !SqlErrors.breaksConnection(e) || (dialect == Dialect.SQLITE && e.getErrorCode() == 1);

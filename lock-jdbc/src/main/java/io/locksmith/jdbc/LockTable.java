@@ -84,23 +84,11 @@ final class LockTable {
             }
         }
         if (createTable) {
-            try (PreparedStatement s = create.prepare(c, Map.of(), timeoutSeconds)) {
-                s.execute();
-            } catch (SQLException e) {
-                // two clients creating the table at once: PostgreSQL may fail the loser even with
-                // IF NOT EXISTS (a duplicate catalog entry); the table is there, and is checked below
-                if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
-                    throw e;
-                }
-            }
+            createIfAbsent(create, c, timeoutSeconds);
         }
-        Set<String> found = new TreeSet<>();
-        try (PreparedStatement s = columns.prepare(c, Map.of(), timeoutSeconds);
-                ResultSet rs = s.executeQuery()) {
-            ResultSetMetaData meta = rs.getMetaData();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                found.add(meta.getColumnName(i).toLowerCase(Locale.ROOT));
-            }
+        Set<String> found;
+        try {
+            found = columnsOf(columns, c, timeoutSeconds);
         } catch (SQLException e) {
             if (!createTable && !SqlErrors.breaksConnection(e)) {
                 throw new LockConfigurationException(
@@ -123,5 +111,32 @@ final class LockTable {
         try (PreparedStatement s = probeWrite.prepare(c, Map.of("key_hash", "-"), timeoutSeconds)) {
             s.executeUpdate();
         }
+    }
+
+    /**
+     * Runs a table's {@code CREATE TABLE IF NOT EXISTS}. Two clients creating it at once: PostgreSQL
+     * may fail the loser even so (a duplicate catalog entry), and the table is there all the same.
+     */
+    static void createIfAbsent(NamedSql create, Connection c, int timeoutSeconds) throws SQLException {
+        try (PreparedStatement s = create.prepare(c, Map.of(), timeoutSeconds)) {
+            s.execute();
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+    }
+
+    /** @return the column names, lower case, of the table that {@code columns} selects from */
+    static Set<String> columnsOf(NamedSql columns, Connection c, int timeoutSeconds) throws SQLException {
+        Set<String> found = new TreeSet<>();
+        try (PreparedStatement s = columns.prepare(c, Map.of(), timeoutSeconds);
+                ResultSet rs = s.executeQuery()) {
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                found.add(meta.getColumnName(i).toLowerCase(Locale.ROOT));
+            }
+        }
+        return found;
     }
 }
