@@ -119,10 +119,6 @@ final class SharedQueue implements QueuedAcquirer {
         waiting.clear();
     }
 
-    int size() {
-        return waiting.size();
-    }
-
     private void checkSession(NodeOps.LockNode node, AcquireRequest request) {
         if (node.session() != ops.sessionId()) {
             // the session that made the node ended meanwhile: its node goes with it, so it may not hold

@@ -193,6 +193,37 @@ class ZooKeeperPrimitivesTest {
     }
 
     @Test
+    void permitWaitersAreWokenByAnyReleaseAheadAndByTheGrantAheadOfThem() throws Exception {
+        try (LockClient a = client("?lease=10s");
+                LockClient b = client("?lease=10s")) {
+            String parent = SharedPaths.parent(io.locksmith.spi.Hold.permitOf(1), "sem-wake");
+            LockHandle first = a.semaphore("sem-wake", 2).acquire(WAIT);
+            LockHandle second = a.semaphore("sem-wake", 2).acquire(WAIT);
+            CompletableFuture<LockHandle> third = b.semaphore("sem-wake", 2).acquireAsync(WAIT);
+            await().atMost(WAIT).until(() -> children(parent).size() == 3);
+            // a waiter whose wait ends leaves a gap in the chain of watches
+            assertThatThrownBy(() -> b.semaphore("sem-wake", 2).acquire(Duration.ofMillis(300)))
+                    .as("[zookeeper] semaphore: a third and fourth holder wait")
+                    .isInstanceOf(io.locksmith.LockTimeoutException.class);
+            CompletableFuture<LockHandle> fourth = b.semaphore("sem-wake", 2).acquireAsync(WAIT);
+            await().atMost(WAIT).until(() -> children(parent).size() == 4);
+            second.close(); // not the lowest: the first waiter watches every node ahead of it
+            LockHandle thirdHeld = third.get(20, TimeUnit.SECONDS);
+            assertThat(fourth)
+                    .as("[zookeeper] semaphore: one release lets one waiter in")
+                    .isNotDone();
+            first.close(); // the fourth was woken by the third's grant, and now watches both holders
+            LockHandle fourthHeld = fourth.get(20, TimeUnit.SECONDS);
+            assertThat(fourthHeld.fencingToken())
+                    .as("[zookeeper] semaphore: tokens follow the grants")
+                    .isGreaterThan(thirdHeld.fencingToken())
+                    .isGreaterThan(second.fencingToken());
+            thirdHeld.close();
+            fourthHeld.close();
+        }
+    }
+
+    @Test
     void permitsRenewPastThreeLeasesAndTheHolderIsListed() throws Exception {
         try (LockClient a = client("?lease=2s");
                 LockClient b = client("?lease=2s")) {
