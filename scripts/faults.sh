@@ -6,6 +6,7 @@
 #
 #   scripts/faults.sh                                   # the full matrix: 56 runs of 20 s, about 23 minutes on 2 cores
 #   scripts/faults.sh --backends redis,etcd --nemeses kill,server-restart --seconds 30
+#   scripts/faults.sh --primitive semaphore:2     # workers take one of 2 permits (or: leader, a leader election)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-test-servers.sh >/dev/null

@@ -60,6 +60,30 @@ final class TestBackend implements LockBackend {
     volatile CountDownLatch subscribeStall;
 
     final CountDownLatch subscribing = new CountDownLatch(1);
+    /** The kinds of hold it declares; every kind is kept as an exclusive hold of its key here. */
+    volatile java.util.Set<io.locksmith.spi.Hold.Kind> holds = java.util.Set.of(io.locksmith.spi.Hold.Kind.EXCLUSIVE);
+    /** Thrown by tryAcquire when set (a backend's refusal, such as a permit mismatch). */
+    volatile RuntimeException refusal;
+    /** Every request tried, in order. */
+    final List<AcquireRequest> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The owners the core said were lost, in order. */
+    final List<String> lostOwners = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public java.util.Set<io.locksmith.spi.Hold.Kind> holds() {
+        return holds;
+    }
+
+    @Override
+    public void lost(HeldLease lease, io.locksmith.LossReason reason) {
+        lostOwners.add(lease.owner());
+    }
+
+    @Override
+    public Optional<io.locksmith.spi.LockInspector> inspector() {
+        return Optional.of(key -> Optional.ofNullable(owners.get(key))
+                .map(owner -> new io.locksmith.spi.LockInspector.HolderState(owner, tokens.get(), null)));
+    }
 
     @Override
     public String description() {
@@ -74,7 +98,12 @@ final class TestBackend implements LockBackend {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         acquireCalls.incrementAndGet();
+        requests.add(request);
         fail(request.name());
+        RuntimeException refused = refusal;
+        if (refused != null) {
+            throw refused;
+        }
         CountDownLatch stall = stallAcquire;
         if (stall != null) {
             stalled.countDown();

@@ -79,6 +79,10 @@ public final class Checker {
      * that interval too, so its acquisition returned (and its worker believed it) inside it.
      */
     private void doubleGrants() {
+        if (settings.permits() > 1) {
+            overGrants(settings.permits());
+            return;
+        }
         List<Grant> grants = run.grants;
         for (int i = 0; i < grants.size(); i++) {
             Grant g = grants.get(i);
@@ -95,7 +99,47 @@ public final class Checker {
         }
     }
 
+    /**
+     * More holders than a semaphore's permits: a grant made (and believed) while {@code permits}
+     * earlier grants were each known held. Every one of those intervals contains the later grant's
+     * start, so all of them and it held at that instant.
+     */
+    private void overGrants(int permits) {
+        List<Grant> grants = run.grants;
+        for (int j = 0; j < grants.size(); j++) {
+            Grant h = grants.get(j);
+            List<Grant> holding = new ArrayList<>();
+            for (int i = 0; i < j; i++) {
+                Grant g = grants.get(i);
+                if (g.live()
+                        && g.start() <= h.start()
+                        && h.start() <= g.end()
+                        && (h.live() || h.attempt >= g.start())) {
+                    holding.add(g);
+                }
+            }
+            if (holding.size() >= permits) {
+                String reason = null;
+                for (Grant g : holding) {
+                    reason = admitted(Kind.DOUBLE_GRANT, g, h);
+                    if (reason == null) {
+                        break;
+                    }
+                }
+                findings.add(
+                        Kind.DOUBLE_GRANT,
+                        held(h) + " is one of " + (holding.size() + 1) + " holders of " + permits + " permits, with "
+                                + holding.stream().map(Checker::held).toList(),
+                        reason);
+            }
+        }
+    }
+
     private void wokeBelieving() {
+        if (settings.permits() > 1) {
+            return; // another permit's grant during a pause is no fault; a pause that ends in one too many is
+            // overGrants's
+        }
         for (Window pause : run.windows) {
             if (!pause.kind().equals("PAUSE") || pause.end() == Long.MAX_VALUE) {
                 continue;

@@ -22,6 +22,7 @@ import java.util.Set;
  *                    reconnecting, a new leader or master taking over)
  * @param normalExits the exit codes of a worker stopped normally by the controller
  * @param admissions  the faults the backend's docs admit
+ * @param permits     how many holders the run's primitive admits at once: 1, or a semaphore's permits
  */
 public record CheckerSettings(
         Duration lease,
@@ -29,7 +30,8 @@ public record CheckerSettings(
         Duration wakeUp,
         Duration recovery,
         Set<Integer> normalExits,
-        List<Admission> admissions) {
+        List<Admission> admissions,
+        int permits) {
 
     /** The margin a killed holder's lock gets beyond its lease unless set otherwise. */
     public static final Duration DEFAULT_MARGIN = Duration.ofSeconds(2);
@@ -77,31 +79,43 @@ public record CheckerSettings(
                 CheckerPromises.wakeUp(backend, backoffMax),
                 DEFAULT_RECOVERY,
                 Set.of(0, 143),
-                CheckerPromises.admissions(backend));
+                CheckerPromises.admissions(backend),
+                1);
+    }
+
+    /**
+     * @param permits how many holders the run's primitive admits at once (a semaphore's permits)
+     * @return settings with them
+     */
+    public CheckerSettings withPermits(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+        }
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 
     /** @param margin beyond the lease, for a killed holder's lock @return settings with it */
     public CheckerSettings withMargin(Duration margin) {
-        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions);
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 
     /** @param wakeUp the wake-up promise @return settings with it */
     public CheckerSettings withWakeUp(Duration wakeUp) {
-        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions);
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 
     /** @param recovery how long a nemesis's effects may outlast it @return settings with it */
     public CheckerSettings withRecovery(Duration recovery) {
-        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions);
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 
     /** @param normalExits the exit codes of a normal stop @return settings with them */
     public CheckerSettings withNormalExits(Set<Integer> normalExits) {
-        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions);
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 
     /** @param admissions what the docs admit @return settings with them */
     public CheckerSettings withAdmissions(List<Admission> admissions) {
-        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions);
+        return new CheckerSettings(lease, margin, wakeUp, recovery, normalExits, admissions, permits);
     }
 }

@@ -43,6 +43,7 @@ final class FaultRun {
      * @param mode    how the workers treat the lock: correct, or broken on purpose
      * @param holdMin the shortest hold
      * @param holdMax the longest hold
+     * @param primitive what the workers take
      */
     record Plan(
             Target target,
@@ -51,7 +52,8 @@ final class FaultRun {
             int workers,
             WorkerSettings.Mode mode,
             Duration holdMin,
-            Duration holdMax) {
+            Duration holdMax,
+            WorkerSettings.Primitive primitive) {
 
         /**
          * Three correct workers holding for a fifteenth to a quarter of the lease.
@@ -64,7 +66,14 @@ final class FaultRun {
         static Plan of(Target target, Nemesis nemesis, Duration length) {
             Duration lease = target.lease();
             return new Plan(
-                    target, nemesis, length, 3, WorkerSettings.Mode.CORRECT, lease.dividedBy(15), lease.dividedBy(4));
+                    target,
+                    nemesis,
+                    length,
+                    3,
+                    WorkerSettings.Mode.CORRECT,
+                    lease.dividedBy(15),
+                    lease.dividedBy(4),
+                    WorkerSettings.Primitive.LOCK);
         }
 
         /**
@@ -74,7 +83,15 @@ final class FaultRun {
          * @return this plan with broken workers
          */
         Plan with(WorkerSettings.Mode m, Duration min, Duration max) {
-            return new Plan(target, nemesis, length, workers, m, min, max);
+            return new Plan(target, nemesis, length, workers, m, min, max, primitive);
+        }
+
+        /**
+         * @param p what the workers take instead
+         * @return this plan for that primitive
+         */
+        Plan taking(WorkerSettings.Primitive p) {
+            return new Plan(target, nemesis, length, workers, mode, holdMin, holdMax, p);
         }
     }
 
@@ -170,7 +187,8 @@ final class FaultRun {
                     plan.holdMin(),
                     plan.holdMax(),
                     Optional.of(lease),
-                    plan.mode());
+                    plan.mode(),
+                    plan.primitive());
         }
 
         void startWorker() {

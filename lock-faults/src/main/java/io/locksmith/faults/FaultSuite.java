@@ -19,6 +19,7 @@ import java.util.function.Consumer;
  *
  * <pre>
  * FaultSuite [--backends memory,redis,…] [--nemeses kill,pause,…] [--seconds 20] [--dir target/faults]
+ *            [--primitive lock|semaphore:N|leader]
  * </pre>
  *
  * <p>Each run lasts {@code --seconds} (at least four leases) after its workers have started. A
@@ -41,6 +42,7 @@ public final class FaultSuite {
         List<Nemesis> nemeses = null;
         Duration length = DEFAULT_LENGTH;
         Path dir = Path.of("target", "faults");
+        WorkerSettings.Primitive primitive = WorkerSettings.Primitive.LOCK;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
             switch (args[i]) {
@@ -50,8 +52,10 @@ public final class FaultSuite {
                             Arrays.stream(value.split(",")).map(Nemesis::ofFlag).toList();
                 case "--seconds" -> length = Duration.ofSeconds(Long.parseLong(value));
                 case "--dir" -> dir = Path.of(value);
+                case "--primitive" -> primitive = WorkerSettings.Primitive.ofFlag(value);
                 default -> {
                     System.err.println("usage: faults.sh [--backends a,b] [--nemeses x,y] [--seconds N] [--dir D]"
+                            + " [--primitive lock|semaphore:N|leader]"
                             + "\n  backends: " + String.join(",", Target.NAMES)
                             + "\n  nemeses:  "
                             + Arrays.stream(Nemesis.values()).map(Nemesis::flag).toList());
@@ -60,7 +64,7 @@ public final class FaultSuite {
             }
             i++;
         }
-        boolean passed = run(backends, nemeses, length, dir, System.out);
+        boolean passed = run(backends, nemeses, length, dir, primitive, System.out);
         System.exit(passed ? 0 : 1);
     }
 
@@ -71,11 +75,18 @@ public final class FaultSuite {
      * @param nemeses  the nemeses, or {@code null} for every one that applies
      * @param length   each run's length
      * @param dir      where each run's files go, one directory per run
+     * @param primitive what the workers take
      * @param out      where the table goes
      * @return whether every run kept every promise
      * @throws InterruptedException if interrupted
      */
-    static boolean run(List<String> backends, List<Nemesis> nemeses, Duration length, Path dir, PrintStream out)
+    static boolean run(
+            List<String> backends,
+            List<Nemesis> nemeses,
+            Duration length,
+            Path dir,
+            WorkerSettings.Primitive primitive,
+            PrintStream out)
             throws InterruptedException {
         long start = System.nanoTime();
         out.println(Findings.header());
@@ -101,7 +112,9 @@ public final class FaultSuite {
                         : length;
                 Path runDir = dir.resolve(name).resolve(n.flag());
                 try {
-                    passed &= report(FaultRun.run(FaultRun.Plan.of(target, n, runLength), runDir), out::println);
+                    passed &= report(
+                            FaultRun.run(FaultRun.Plan.of(target, n, runLength).taking(primitive), runDir),
+                            out::println);
                 } catch (RuntimeException e) {
                     // a nemesis that could not act (a server that did not come back) fails its run, not the matrix
                     out.printf(
@@ -128,7 +141,10 @@ public final class FaultSuite {
      */
     static boolean report(FaultRun.Result r, Consumer<String> out) {
         Findings f = check(r);
-        out.accept(f.row(r.plan().target().name(), r.plan().nemesis().flag()));
+        WorkerSettings.Primitive p = r.plan().primitive();
+        String nemesis = r.plan().nemesis().flag();
+        out.accept(f.row(
+                r.plan().target().name(), p == WorkerSettings.Primitive.LOCK ? nemesis : nemesis + " " + p.flag()));
         if (!f.verdict().equals("PASS")) {
             out.accept(f.report().stripTrailing());
         }
@@ -144,7 +160,10 @@ public final class FaultSuite {
         return Checker.check(
                 r.history(),
                 CheckerSettings.forBackend(
-                        target.name(), target.lease(), LockOptions.defaults().backoffMax()));
+                                target.name(),
+                                target.lease(),
+                                LockOptions.defaults().backoffMax())
+                        .withPermits(r.plan().primitive().permits()));
     }
 
     private static Path mkdirs(Path p) {

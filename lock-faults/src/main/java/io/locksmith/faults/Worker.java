@@ -1,10 +1,13 @@
 package io.locksmith.faults;
 
 import io.locksmith.DistributedLock;
+import io.locksmith.LeaderElection;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockTimeoutException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -45,6 +48,7 @@ public final class Worker implements Runnable {
     private volatile boolean abandoned;
     private boolean paused;
     private volatile CompletableFuture<LockHandle> pending;
+    private volatile LeaderElection standing; // a participant's election while it stands or leads
     private volatile boolean stoppedNormally;
     private long madeUpToken;
 
@@ -104,12 +108,19 @@ public final class Worker implements Runnable {
         log.write("START", ProcessHandle.current().pid());
         try (LockClient locks = client.get();
                 ledger) {
-            DistributedLock lock = locks.lock(settings.name());
+            WorkerSettings.Primitive primitive = settings.primitive();
+            DistributedLock lock = primitive.kind() == WorkerSettings.Primitive.Kind.SEMAPHORE
+                    ? locks.semaphore(settings.name(), primitive.permits())
+                    : locks.lock(settings.name());
             if (settings.mode() == WorkerSettings.Mode.IGNORE_LEASE) {
                 lock = lock.withAutoRenew(false);
             }
             while (!stopping) {
-                round(lock);
+                if (primitive.kind() == WorkerSettings.Primitive.Kind.LEADER) {
+                    lead(locks);
+                } else {
+                    round(lock);
+                }
                 think();
             }
         } catch (Abandoned a) {
@@ -128,6 +139,10 @@ public final class Worker implements Runnable {
     public void stop() {
         stopping = true;
         cancelPending();
+        LeaderElection e = standing;
+        if (e != null) {
+            e.close(); // a stopped participant resigns, as a stopped holder releases
+        }
         synchronized (gate) {
             gate.notifyAll();
         }
@@ -187,13 +202,80 @@ public final class Worker implements Runnable {
         } else {
             hold(held);
         }
-        if (!stopping) {
-            write(token);
+        if (!stopping && settings.primitive().kind() == WorkerSettings.Primitive.Kind.LOCK) {
+            write(token); // a semaphore's holders share the name, so its writes are not fenced by one token
         }
         step();
         log.write("RELEASE");
         held.close();
         log.write("RELEASED");
+    }
+
+    /**
+     * One round as a leader election's participant, in the lock's words: {@code ATTEMPT} is
+     * standing, {@code GRANT term} being elected, {@code HELD} samples {@code isLeader()},
+     * {@code WRITE term} is the leader's fenced write, {@code LOST reason} a revocation, and
+     * {@code RELEASE} / {@code RELEASED} resigning by closing the election. A leadership that ended
+     * before its term could be read counts as a wait without a grant ({@code TIMEOUT}).
+     */
+    private void lead(LockClient locks) {
+        step();
+        log.write("ATTEMPT");
+        LeaderElection election = locks.leaderElection(settings.name(), settings.id());
+        election.addListener(new LeaderElection.Listener() {
+            @Override
+            public void revoked(long term, io.locksmith.LossReason reason) {
+                if (!abandoned) {
+                    log.write("LOST", reason);
+                }
+            }
+        });
+        standing = election;
+        if (stopping) {
+            election.close();
+        }
+        try {
+            election.start();
+            long until = System.nanoTime() + settings.acquireWait().toNanos();
+            while (!stopping && !election.awaitLeadership(Duration.ofMillis(100))) {
+                if (System.nanoTime() - until >= 0) {
+                    break;
+                }
+            }
+            step();
+            OptionalLong term = election.term();
+            if (term.isEmpty()) {
+                if (!stopping) {
+                    log.write("TIMEOUT");
+                }
+                return;
+            }
+            log.write("GRANT", term.getAsLong());
+            long end = System.nanoTime() + randomHoldNanos();
+            while (true) {
+                step();
+                long before = System.nanoTime();
+                // leader in this term: one that was revoked and elected again is another grant
+                boolean h = election.term().equals(term);
+                log.write(before, "HELD", h);
+                if (!h || stopping || System.nanoTime() - end >= 0) {
+                    break;
+                }
+                sleep(SAMPLE_MILLIS);
+            }
+            if (!stopping) {
+                write(term.getAsLong());
+            }
+            step();
+            log.write("RELEASE");
+            election.close();
+            log.write("RELEASED");
+        } finally {
+            standing = null;
+            if (!abandoned) {
+                election.close();
+            }
+        }
     }
 
     /** @return the handle, or {@code null} when the wait ended without one (already logged) */

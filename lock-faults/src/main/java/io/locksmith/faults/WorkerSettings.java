@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * What one {@link Worker} does, as its command line carries it:
  * {@code --id w1 --name LOCK --history FILE --ledger PORT --wait D --hold-min D --hold-max D
- * [--lease D] [--mode correct|no-lock|ignore-lease]}, durations as {@code 500ms}, {@code 3s} or
+ * [--lease D] [--mode correct|no-lock|ignore-lease] [--primitive lock|semaphore:N|leader]}, durations as {@code 500ms}, {@code 3s} or
  * {@code 1m}. The backend's URI is not among them: it may carry credentials, so the worker reads it
  * from the environment variable {@value #URI_VARIABLE}.
  *
@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
  * @param holdMax    the longest hold
  * @param lease      the client's lease (its locks', and ZooKeeper's session), if not the default
  * @param mode       correct, or one of the broken modes the checker must catch
+ * @param primitive  what the workers take: the lock, one permit of a semaphore, or leadership
  */
 public record WorkerSettings(
         String id,
@@ -38,12 +39,77 @@ public record WorkerSettings(
         Duration holdMin,
         Duration holdMax,
         Optional<Duration> lease,
-        Mode mode) {
+        Mode mode,
+        Primitive primitive) {
 
     /** The environment variable that carries the backend's URI to a worker process. */
     public static final String URI_VARIABLE = "LOCKSMITH_URI";
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
+
+    /**
+     * What the workers of a run take.
+     *
+     * @param kind    the lock, a semaphore's permit, or a leader election's leadership
+     * @param permits the semaphore's permits; 1 for the others
+     */
+    public record Primitive(Kind kind, int permits) {
+
+        /** The kinds of primitive. */
+        public enum Kind {
+            /** {@code locks.lock(name)}: at most one holder, writes fenced by its token. */
+            LOCK,
+            /** {@code locks.semaphore(name, permits)}: at most {@code permits} holders; no ledger writes. */
+            SEMAPHORE,
+            /** {@code locks.leaderElection(name, id)}: at most one leader, writes fenced by its term. */
+            LEADER
+        }
+
+        /** The lock. */
+        public static final Primitive LOCK = new Primitive(Kind.LOCK, 1);
+
+        /** Leadership. */
+        public static final Primitive LEADER = new Primitive(Kind.LEADER, 1);
+
+        /** Checks the permits. */
+        public Primitive {
+            Objects.requireNonNull(kind, "kind");
+            if (permits < 1 || (kind != Kind.SEMAPHORE && permits != 1)) {
+                throw new IllegalArgumentException(
+                        "a " + kind + " has 1 permit; a semaphore at least 1, was " + permits);
+            }
+        }
+
+        /**
+         * @param permits how many
+         * @return one permit of a semaphore of that many
+         */
+        public static Primitive semaphore(int permits) {
+            return new Primitive(Kind.SEMAPHORE, permits);
+        }
+
+        /** @return how the command line spells it: {@code lock}, {@code semaphore:N}, {@code leader} */
+        public String flag() {
+            return switch (kind) {
+                case LOCK -> "lock";
+                case SEMAPHORE -> "semaphore:" + permits;
+                case LEADER -> "leader";
+            };
+        }
+
+        static Primitive ofFlag(String flag) {
+            if (flag.equals("lock")) {
+                return LOCK;
+            }
+            if (flag.equals("leader")) {
+                return LEADER;
+            }
+            if (flag.matches("semaphore:[1-9][0-9]{0,3}")) {
+                return semaphore(Integer.parseInt(flag.substring("semaphore:".length())));
+            }
+            throw new IllegalArgumentException("--primitive must be lock, semaphore:N or leader, was '" + flag + "'");
+        }
+    }
 
     /** How a worker treats its lock. */
     public enum Mode {
@@ -82,6 +148,7 @@ public record WorkerSettings(
         Objects.requireNonNull(holdMax, "holdMax");
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(primitive, "primitive");
         if (holdMax.compareTo(holdMin) < 0) {
             throw new IllegalArgumentException(
                     "--hold-max (" + holdMax + ") is shorter than --hold-min (" + holdMin + ")");
@@ -112,7 +179,8 @@ public record WorkerSettings(
                 duration("hold-min", required(values, "hold-min")),
                 duration("hold-max", required(values, "hold-max")),
                 Optional.ofNullable(values.get("lease")).map(v -> duration("lease", v)),
-                Mode.ofFlag(values.getOrDefault("mode", "correct")));
+                Mode.ofFlag(values.getOrDefault("mode", "correct")),
+                Primitive.ofFlag(values.getOrDefault("primitive", "lock")));
     }
 
     /** @return the command line {@link #parse} reads back into these settings */
@@ -133,7 +201,9 @@ public record WorkerSettings(
                 "--hold-max",
                 format(holdMax),
                 "--mode",
-                mode.flag()));
+                mode.flag(),
+                "--primitive",
+                primitive.flag()));
         lease.ifPresent(l -> args.addAll(List.of("--lease", format(l))));
         return args;
     }
@@ -144,7 +214,8 @@ public record WorkerSettings(
      * @return these settings for another worker of the same run
      */
     public WorkerSettings forWorker(String newId, Path newHistory) {
-        return new WorkerSettings(newId, name, newHistory, ledgerPort, acquireWait, holdMin, holdMax, lease, mode);
+        return new WorkerSettings(
+                newId, name, newHistory, ledgerPort, acquireWait, holdMin, holdMax, lease, mode, primitive);
     }
 
     private static String required(Map<String, String> values, String option) {

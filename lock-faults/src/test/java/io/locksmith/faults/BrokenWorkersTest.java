@@ -34,6 +34,23 @@ class BrokenWorkersTest {
     }
 
     @Test
+    void semaphoreWorkersThatTakeNoPermitFailTheRun() throws Exception {
+        Target memory = Target.open("memory", dir);
+        Duration lease = memory.lease();
+        // three workers of a two-permit semaphore, none taking a permit: three hold at once
+        FaultRun.Result r = FaultRun.run(
+                FaultRun.Plan.of(memory, Nemesis.NONE, Duration.ofSeconds(1))
+                        .with(WorkerSettings.Mode.NO_LOCK, lease.dividedBy(4), lease.dividedBy(2))
+                        .taking(WorkerSettings.Primitive.semaphore(2)),
+                dir.resolve("no-permit"));
+        Findings f = FaultSuite.check(r);
+        assertTrue(
+                f.count(Kind.DOUBLE_GRANT) > 0,
+                "no-permit workers: the checker must find more holders than permits; got " + f.report());
+        assertEquals("FAIL", f.verdict(), "no-permit workers: the run must fail; got " + f.report());
+    }
+
+    @Test
     void workersThatIgnoreTheirLeaseFailTheRun() throws Exception {
         Target memory = Target.open("memory", dir);
         Duration lease = memory.lease();

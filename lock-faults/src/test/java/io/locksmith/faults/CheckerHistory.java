@@ -68,11 +68,23 @@ final class CheckerHistory {
         return release(worker, releaseMs, token);
     }
 
+    /** A whole hold of a semaphore's permit: as {@link #hold}, without the write (its holders share the name). */
+    CheckerHistory permit(String worker, long attemptMs, long grantMs, long token, long releaseMs) {
+        grant(worker, attemptMs, grantMs, token, releaseMs - 1);
+        at(releaseMs, worker, "RELEASE");
+        return at(releaseMs + 1, worker, "RELEASED");
+    }
+
     History history() {
         return new History(events);
     }
 
     Findings check(String backend) {
         return Checker.check(history(), settings(backend));
+    }
+
+    /** @return the findings of a run whose workers took one permit each of a semaphore of {@code permits} */
+    Findings checkPermits(String backend, int permits) {
+        return Checker.check(history(), settings(backend).withPermits(permits));
     }
 }

@@ -126,6 +126,19 @@ class CheckerTest {
     }
 
     @Test
+    void aSemaphoreMayHaveAsManyHoldersAsPermitsAndNoMore() {
+        CheckerHistory two = new CheckerHistory();
+        two.permit("w1", 0, 10, 1, 400).permit("w2", 0, 20, 2, 300).permit("w3", 0, 310, 3, 500);
+        assertEquals("PASS", two.checkPermits("etcd", 2).verdict(), "checker: two holders of two permits");
+
+        CheckerHistory three = new CheckerHistory();
+        three.permit("w1", 0, 10, 1, 400).permit("w2", 0, 20, 2, 300).permit("w3", 0, 200, 3, 500);
+        assertCounts(three.checkPermits("etcd", 2), Map.of(Kind.DOUBLE_GRANT, 1));
+        assertCounts(three.checkPermits("etcd", 3), Map.of());
+        assertCounts(three.check("etcd"), Map.of(Kind.DOUBLE_GRANT, 3));
+    }
+
+    @Test
     void grantsAtTheSameInstantAreADoubleGrant() {
         CheckerHistory h = new CheckerHistory();
         h.at(0, "w1", "ATTEMPT").at(0, "w2", "ATTEMPT");

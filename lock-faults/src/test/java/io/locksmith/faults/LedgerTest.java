@@ -47,10 +47,19 @@ class LedgerTest {
                 java.time.Duration.ofMillis(200),
                 java.time.Duration.ofMillis(750),
                 java.util.Optional.of(java.time.Duration.ofSeconds(3)),
-                WorkerSettings.Mode.IGNORE_LEASE);
+                WorkerSettings.Mode.IGNORE_LEASE,
+                WorkerSettings.Primitive.semaphore(2));
         assertEquals(
                 s,
                 WorkerSettings.parse(s.toArgs().toArray(String[]::new)),
                 "worker settings: what toArgs writes, parse reads back");
+        for (WorkerSettings.Primitive p : java.util.List.of(
+                WorkerSettings.Primitive.LOCK,
+                WorkerSettings.Primitive.LEADER,
+                WorkerSettings.Primitive.semaphore(3))) {
+            assertEquals(p, WorkerSettings.Primitive.ofFlag(p.flag()), "primitive " + p.flag() + " reads back");
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> WorkerSettings.Primitive.ofFlag("semaphore:0"));
     }
 }

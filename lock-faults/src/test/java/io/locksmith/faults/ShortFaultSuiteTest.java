@@ -41,12 +41,46 @@ class ShortFaultSuiteTest {
         passes("postgres", Nemesis.PAUSE, Duration.ofSeconds(10));
     }
 
+    @Test
+    void memorySemaphoreHolderKilled() throws Exception {
+        passes("memory", Nemesis.KILL, Duration.ofSeconds(8), WorkerSettings.Primitive.semaphore(2));
+    }
+
+    @Test
+    void memoryLeaderKilled() throws Exception {
+        passes("memory", Nemesis.KILL, Duration.ofSeconds(8), WorkerSettings.Primitive.LEADER);
+    }
+
+    @Test
+    void memoryLeaderPausedPastItsLease() throws Exception {
+        passes("memory", Nemesis.PAUSE, Duration.ofSeconds(10), WorkerSettings.Primitive.LEADER);
+    }
+
+    @Test
+    void redisSemaphoreHolderKilled() throws Exception {
+        passes("redis", Nemesis.KILL, Duration.ofSeconds(10), WorkerSettings.Primitive.semaphore(2));
+    }
+
+    @Test
+    void redisLeaderKilled() throws Exception {
+        passes("redis", Nemesis.KILL, Duration.ofSeconds(10), WorkerSettings.Primitive.LEADER);
+    }
+
     private void passes(String backend, Nemesis nemesis, Duration length) throws InterruptedException {
+        passes(backend, nemesis, length, WorkerSettings.Primitive.LOCK);
+    }
+
+    private void passes(String backend, Nemesis nemesis, Duration length, WorkerSettings.Primitive primitive)
+            throws InterruptedException {
         Target target = Target.open(backend, dir);
+        String run = backend + "-" + nemesis.flag()
+                + (primitive == WorkerSettings.Primitive.LOCK
+                        ? ""
+                        : "-" + primitive.flag().replace(':', '-'));
         FaultRun.Result r =
-                FaultRun.run(FaultRun.Plan.of(target, nemesis, length), dir.resolve(backend + "-" + nemesis.flag()));
+                FaultRun.run(FaultRun.Plan.of(target, nemesis, length).taking(primitive), dir.resolve(run));
         Findings f = FaultSuite.check(r);
-        String row = f.row(backend, nemesis.flag()) + " (histories in " + r.dir() + ")";
+        String row = f.row(backend, nemesis.flag() + " " + primitive.flag()) + " (histories in " + r.dir() + ")";
         long faults = r.history().of(Event.CONTROLLER).stream()
                 .filter(e -> !NOT_FAULTS.contains(e.kind()))
                 .count();
@@ -58,7 +92,7 @@ class ShortFaultSuiteTest {
                 "[" + backend + "] " + nemesis.flag() + ": the workers must have been granted the lock"
                         + " more than once; " + row);
         assertTrue(
-                f.writesAccepted() > 0,
+                f.writesAccepted() > 0 || primitive.kind() == WorkerSettings.Primitive.Kind.SEMAPHORE,
                 "[" + backend + "] " + nemesis.flag() + ": the ledger must have accepted writes; " + row);
         assertTrue(
                 f.passed(), "[" + backend + "] " + nemesis.flag() + ": no promise broken; " + row + "\n" + f.report());

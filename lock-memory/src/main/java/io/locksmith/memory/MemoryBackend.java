@@ -5,13 +5,16 @@ import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One client's connection to a {@link MemoryStore}. Every call fails while the store restarts,
@@ -37,13 +40,22 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
         up(request.name());
-        return store.tryAcquire(request.key(), request.owner(), request.lease().toNanos());
+        if (request.hold().kind() == Hold.Kind.EXCLUSIVE) {
+            return store.tryAcquire(
+                    request.key(), request.owner(), request.lease().toNanos());
+        }
+        return store.tryAcquireShared(request, description);
     }
 
     @Override
     public void abandon(AcquireRequest request) {
         up(request.name());
-        store.abandon(request.key(), request.owner());
+        Hold.Kind kind = request.hold().kind();
+        if (kind == Hold.Kind.EXCLUSIVE) {
+            store.abandon(request.key(), request.owner());
+        } else {
+            store.abandonShared(kind, request.key(), request.owner());
+        }
     }
 
     @Override
@@ -51,8 +63,11 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
         up(leases.get(0).name());
         List<RenewOutcome> outcomes = new ArrayList<>(leases.size());
         for (HeldLease l : leases) {
-            boolean renewed =
-                    store.renew(l.key(), l.owner(), l.token(), l.lease().toNanos());
+            Hold.Kind kind = l.hold().kind();
+            boolean renewed = kind == Hold.Kind.EXCLUSIVE
+                    ? store.renew(l.key(), l.owner(), l.token(), l.lease().toNanos())
+                    : store.renewShared(
+                            kind, l.key(), l.owner(), l.token(), l.lease().toNanos());
             outcomes.add(renewed ? RenewOutcome.RENEWED : RenewOutcome.NOT_OWNED);
         }
         return outcomes;
@@ -61,7 +76,16 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
     @Override
     public boolean release(HeldLease lease) {
         up(lease.name());
-        return store.release(lease.key(), lease.owner(), lease.token());
+        Hold.Kind kind = lease.hold().kind();
+        return kind == Hold.Kind.EXCLUSIVE
+                ? store.release(lease.key(), lease.owner(), lease.token())
+                : store.releaseShared(kind, lease.key(), lease.owner(), lease.token());
+    }
+
+    /** Every kind: the store keeps each family's keys in a map of its own. */
+    @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
     }
 
     @Override
@@ -71,9 +95,22 @@ final class MemoryBackend implements LockBackend, ReleaseSignals {
 
     @Override
     public Optional<LockInspector> inspector() {
-        return Optional.of(key -> {
-            up(key);
-            return Optional.ofNullable(store.holder(key));
+        return Optional.of(new LockInspector() {
+            @Override
+            public Optional<HolderState> inspect(String key) {
+                up(key);
+                return Optional.ofNullable(store.holder(key));
+            }
+
+            @Override
+            public Optional<List<Holder>> holders(String key, Hold.Kind kind) {
+                up(key);
+                if (kind == Hold.Kind.EXCLUSIVE) {
+                    return Optional.of(
+                            inspect(key).map(h -> List.of(new Holder(kind, h))).orElse(List.of()));
+                }
+                return Optional.of(store.holders(kind, key));
+            }
         });
     }
 

@@ -7,6 +7,7 @@ import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.RenewOutcome;
@@ -73,6 +74,23 @@ public final class MemoryFaults {
      */
     public static void removeLockState(String group, String key) {
         MemoryStore.group(group).remove(key);
+    }
+
+    /**
+     * Removes a semaphore's or a read-write lock's state, every holder and waiting writer of it,
+     * as an operator would.
+     *
+     * @param group the store's group name
+     * @param key   the key (the client's prefix and the name)
+     * @param kind  the family: {@link Hold.Kind#PERMIT} for a semaphore, {@link Hold.Kind#READ} or
+     *     {@link Hold.Kind#WRITE} for a read-write lock, {@link Hold.Kind#EXCLUSIVE} for a lock
+     */
+    public static void removeLockState(String group, String key, Hold.Kind kind) {
+        if (kind == Hold.Kind.EXCLUSIVE) {
+            removeLockState(group, key);
+        } else {
+            MemoryStore.group(group).remove(kind, key);
+        }
     }
 
     /** A client of a memory store and the controls over its connection. */
@@ -167,9 +185,18 @@ public final class MemoryFaults {
 
         @Override
         public Optional<LockInspector> inspector() {
-            return super.inspector().map(inspector -> key -> {
-                reachable(key);
-                return reply(inspector.inspect(key));
+            return super.inspector().map(inspector -> new LockInspector() {
+                @Override
+                public Optional<HolderState> inspect(String key) {
+                    reachable(key);
+                    return reply(inspector.inspect(key));
+                }
+
+                @Override
+                public Optional<List<Holder>> holders(String key, Hold.Kind kind) {
+                    reachable(key);
+                    return reply(inspector.holders(key, kind));
+                }
             });
         }
 

@@ -1,18 +1,28 @@
 package io.locksmith.memory;
 
+import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
+import io.locksmith.spi.Hold;
+import io.locksmith.spi.LockInspector;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The lock server of the in-memory backend: one entry per held key with its owner, token and
  * expiry on the monotonic clock, and one token counter for the whole store, so tokens keep
- * increasing for every name whatever happens to its entry. The clock is the server's own, the
+ * increasing for every name whatever happens to its entry. Each family of keys has a map of its
+ * own, so that the lock, the semaphore and the read-write lock of one key never meet: locks in
+ * {@code entries}, semaphores and read-write locks as {@link SharedKey}s in theirs. Release
+ * signals go by key alone, as the SPI subscribes them: a release in one family also wakes the
+ * other families' waiters of that key, who try again and find their own key as it was. The clock is the server's own, the
  * system's, as a real server's would be, never a client's {@code BackendContext.ticker()}: a
  * client on a clock moved by hand still meets leases that run in real time.
  */
@@ -21,6 +31,8 @@ final class MemoryStore {
     private static final ConcurrentHashMap<String, MemoryStore> GROUPS = new ConcurrentHashMap<>();
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SharedKey> semaphores = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SharedKey> readWriteLocks = new ConcurrentHashMap<>();
     // per key, one callback per subscribed client, as a server keeps a channel's subscribers
     private final ConcurrentHashMap<String, Set<Runnable>> subscribers = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
@@ -108,6 +120,72 @@ final class MemoryStore {
     }
 
     /**
+     * One attempt at a semaphore's permit or a read-write lock's side, as
+     * {@link io.locksmith.spi.LockBackend#tryAcquire} describes it.
+     *
+     * @param backend the backend's description, for a permit mismatch
+     * @throws io.locksmith.PermitMismatchException if a permit gives another number than the key's holders
+     */
+    AcquireResult tryAcquireShared(AcquireRequest request, String backend) {
+        long now = System.nanoTime();
+        return shared(
+                request.hold().kind(),
+                request.key(),
+                key -> key.acquire(request, now, tokens::incrementAndGet, backend));
+    }
+
+    /** @return whether the owner still held the shared key under that token and its lease was extended */
+    boolean renewShared(Hold.Kind kind, String key, String owner, long token, long leaseNanos) {
+        long now = System.nanoTime();
+        return shared(kind, key, k -> k.renew(owner, token, leaseNanos, now));
+    }
+
+    /** @return whether the owner still held the shared key under that token, and now does not */
+    boolean releaseShared(Hold.Kind kind, String key, String owner, long token) {
+        long now = System.nanoTime();
+        boolean released = shared(kind, key, k -> k.release(owner, token, now));
+        if (released) {
+            signal(key);
+        }
+        return released;
+    }
+
+    /** @return whether the owner's grant or waiting mark was dropped; for an attempt given up */
+    boolean abandonShared(Hold.Kind kind, String key, String owner) {
+        long now = System.nanoTime();
+        boolean dropped = shared(kind, key, k -> k.abandon(owner, now));
+        if (dropped) {
+            signal(key);
+        }
+        return dropped;
+    }
+
+    /** @return the live holders of a shared key in grant order, both sides for a read-write lock */
+    List<LockInspector.Holder> holders(Hold.Kind kind, String key) {
+        long now = System.nanoTime();
+        return shared(kind, key, k -> k.holders(now));
+    }
+
+    /** Runs one step on a shared key inside its map's {@code compute}: atomic, and the key is dropped once empty. */
+    private <T> T shared(Hold.Kind kind, String key, Function<SharedKey, T> step) {
+        List<T> result = new ArrayList<>(1);
+        family(kind).compute(key, (k, old) -> {
+            SharedKey state = old == null ? new SharedKey() : old;
+            result.add(step.apply(state));
+            return state.isEmpty() ? null : state;
+        });
+        return result.get(0);
+    }
+
+    private ConcurrentHashMap<String, SharedKey> family(Hold.Kind kind) {
+        return switch (kind) {
+            case PERMIT -> semaphores;
+            case READ, WRITE -> readWriteLocks;
+            case EXCLUSIVE -> throw new IllegalArgumentException("a lock's key is not a shared key");
+        };
+    }
+
+    /**
      * Restarts the store as a lock server without persistence restarts: unreachable for
      * {@code outage}, then back with no lock held. The token counter survives, as the fencing
      * promise needs; waiters are signalled, as a resubscribing client would try again.
@@ -116,6 +194,8 @@ final class MemoryStore {
         down = true;
         try {
             entries.clear();
+            semaphores.clear();
+            readWriteLocks.clear();
             long back = System.nanoTime() + outage.toNanos();
             for (long left; (left = back - System.nanoTime()) > 0; ) {
                 java.util.concurrent.locks.LockSupport.parkNanos(left); // the outage's length is the point
@@ -134,6 +214,13 @@ final class MemoryStore {
     /** Removes a key's entry whoever holds it, as an operator (or a fault) would. */
     void remove(String key) {
         if (entries.remove(key) != null) {
+            signal(key);
+        }
+    }
+
+    /** Removes a shared key's state, every holder and waiting writer of it, as an operator (or a fault) would. */
+    void remove(Hold.Kind kind, String key) {
+        if (family(kind).remove(key) != null) {
             signal(key);
         }
     }

@@ -3,10 +3,12 @@ package io.locksmith.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locksmith.DistributedSemaphore;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
+import io.locksmith.spi.Hold;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,36 @@ class MemoryFaultsTest {
                     .isPresent();
         } finally {
             worker.client().close();
+        }
+    }
+
+    @Test
+    void theFaultsReachSemaphoresAndReadWriteLocksToo() {
+        MemoryFaults.Connection worker = MemoryFaults.connect("faults-kinds", LockOptions.defaults());
+        MemoryFaults.Connection other = MemoryFaults.connect("faults-kinds", LockOptions.defaults());
+        try {
+            DistributedSemaphore semaphore = worker.client().semaphore("s", 2);
+            LockHandle permit = semaphore.acquire(Duration.ZERO);
+            assertThat(semaphore.holders())
+                    .as("memory faults: a cuttable connection still lists a semaphore's holders")
+                    .hasSize(1);
+            worker.cut();
+            assertThatThrownBy(semaphore::holders)
+                    .as("memory faults, cut: listing holders fails as over a cut connection")
+                    .isInstanceOf(LockBackendException.class);
+            assertThatThrownBy(
+                            () -> worker.client().readWriteLock("rw").readLock().tryAcquire())
+                    .as("memory faults, cut: so does a read lock's attempt")
+                    .isInstanceOf(LockBackendException.class);
+            worker.restore();
+            MemoryFaults.removeLockState("faults-kinds", "s", Hold.Kind.PERMIT);
+            assertThat(other.client().semaphore("s", 1).tryAcquire())
+                    .as("memory faults: removing a semaphore's state frees every permit and its number")
+                    .isPresent();
+            assertThat(permit.fencingToken()).isPositive();
+        } finally {
+            worker.client().close();
+            other.client().close();
         }
     }
 

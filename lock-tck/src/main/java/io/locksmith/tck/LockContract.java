@@ -52,7 +52,11 @@ public abstract class LockContract
                 QueueRules,
                 AdapterRules,
                 StatusRules,
-                SecretRules {
+                SecretRules,
+                SemaphoreRules,
+                ReadWriteRules,
+                LeaderRules,
+                RateLimiterRules {
 
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     private final List<LockClient> opened = new ArrayList<>();
@@ -271,5 +275,56 @@ public abstract class LockContract
 
     Faults faults() {
         return subject.faults();
+    }
+
+    /**
+     * @return the client's semaphore; skips the rule, saying so, if the provider keeps no
+     *     semaphores (the one skip the primitives' rules allow)
+     */
+    io.locksmith.DistributedSemaphore semaphore(LockClient client, String name, int permits) {
+        try {
+            return client.semaphore(name, permits);
+        } catch (UnsupportedOperationException e) {
+            return Assumptions.abort(says("the provider declares no semaphores (LockBackend.holds() lacks PERMIT)"));
+        }
+    }
+
+    /** @return the client's read-write lock; skips the rule, saying so, if the provider keeps none */
+    io.locksmith.DistributedReadWriteLock readWriteLock(LockClient client, String name) {
+        try {
+            return client.readWriteLock(name);
+        } catch (UnsupportedOperationException e) {
+            return Assumptions.abort(
+                    says("the provider declares no read-write locks (LockBackend.holds() lacks READ or WRITE)"));
+        }
+    }
+
+    /** @return the client's rate limiter; skips the rule, saying so, if the provider keeps no semaphores */
+    io.locksmith.RateLimiter rateLimiter(LockClient client, String name, int permits, Duration per) {
+        try {
+            return client.rateLimiter(name, permits, per);
+        } catch (UnsupportedOperationException e) {
+            return Assumptions.abort(says("the provider declares no semaphores, on which rate limiters are built"
+                    + " (LockBackend.holds() lacks PERMIT)"));
+        }
+    }
+
+    /**
+     * Checks that the lock is granted to another client within a few round trips: polled for half
+     * of the test lease, well short of the two leases a writer's stale waiting mark would last.
+     */
+    io.locksmith.LockHandle grantedAtOnce(io.locksmith.DistributedLock lock, String after) {
+        long bound = System.nanoTime() + lease().toNanos() / 2;
+        while (true) {
+            java.util.Optional<io.locksmith.LockHandle> taken = lock.tryAcquire();
+            if (taken.isPresent()) {
+                return taken.get();
+            }
+            check(
+                    System.nanoTime() - bound < 0,
+                    after + " it must be granted at once, within a few round trips, not a lease;"
+                            + " it was still refused after " + lease().toMillis() / 2 + " ms");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
     }
 }

@@ -1,0 +1,3 @@
+package io.locksmith.tck;
+
+interface LeaderRules extends Rules {}

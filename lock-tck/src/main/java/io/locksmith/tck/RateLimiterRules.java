@@ -1,0 +1,3 @@
+package io.locksmith.tck;
+
+interface RateLimiterRules extends Rules {}
