@@ -148,8 +148,20 @@ final class NodeOps {
      * @return the node, once the server has made it; pass it through {@link #withToken}
      */
     CompletableFuture<LockNode> createInBackground(String lockPath, AcquireRequest request) {
-        CompletableFuture<LockNode> created = new CompletableFuture<>();
         String protection = LockPaths.protection();
+        return createInBackground(lockPath, protection, LockPaths.nodePrefix(lockPath, protection), request);
+    }
+
+    /** {@link #createInBackground(String, AcquireRequest)} for a semaphore's or read-write lock's queue. */
+    CompletableFuture<LockNode> createSharedInBackground(String parent, AcquireRequest request) {
+        String protection = LockPaths.protection();
+        return createInBackground(
+                parent, protection, SharedPaths.nodePrefix(parent, protection, request.hold()), request);
+    }
+
+    private CompletableFuture<LockNode> createInBackground(
+            String lockPath, String protection, String prefix, AcquireRequest request) {
+        CompletableFuture<LockNode> created = new CompletableFuture<>();
         try {
             client.create()
                     .creatingParentContainersIfNeeded()
@@ -171,9 +183,7 @@ final class NodeOps {
                             created.completeExceptionally(e);
                         }
                     })
-                    .forPath(
-                            LockPaths.nodePrefix(lockPath, protection),
-                            request.owner().getBytes(StandardCharsets.UTF_8));
+                    .forPath(prefix, request.owner().getBytes(StandardCharsets.UTF_8));
         } catch (Exception e) {
             created.completeExceptionally(e);
         }

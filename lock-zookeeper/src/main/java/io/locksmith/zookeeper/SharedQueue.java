@@ -48,16 +48,60 @@ final class SharedQueue implements QueuedAcquirer {
         this.context = context;
     }
 
+    /** A node just created, and the queue as the listing sent right behind its create saw it. */
+    private record Joined(NodeOps.LockNode node, List<String> children, long sentAtNanos) {}
+
     /**
-     * Creates a node, lists the queue and, if the node holds, marks it granted (three round trips);
-     * if it does not, deletes it (three as well).
+     * Creates the request's node and lists the queue in one round trip, as a lock's attempt does
+     * ({@link ZooKeeperBackend#tryAcquire}): the listing is sent right behind the create, and
+     * ZooKeeper answers a session's requests in order, so it includes our node (unless the create
+     * first had to make the key's node, which takes one more listing).
+     */
+    private Joined join(String parent, AcquireRequest request) {
+        String queueing = "queueing for " + request.hold() + " of '" + request.name() + "'";
+        long sent = context.ticker().nanoTime();
+        CompletableFuture<NodeOps.LockNode> created = ops.createSharedInBackground(parent, request);
+        List<String> children;
+        try {
+            children = ops.children(parent, request.name()); // answered after the create
+        } catch (RuntimeException e) {
+            created.thenAccept(late -> ops.deleteInBackground(late.path()));
+            throw e;
+        }
+        NodeOps.LockNode node;
+        try {
+            node = ops.await(created, queueing);
+        } catch (LockBackendException e) {
+            if (!(e.getCause() instanceof KeeperException.NoNodeException)) {
+                created.thenAccept(late -> ops.deleteInBackground(late.path())); // interrupted before the answer came
+                throw e;
+            }
+            node = ops.createShared(parent, request); // the server reaped the key's node Curator had just made
+        }
+        try {
+            node = ops.withToken(node, request.name());
+            if (!children.contains(node.name())) {
+                sent = context.ticker().nanoTime();
+                children = ops.children(parent, request.name());
+            }
+        } catch (RuntimeException e) {
+            ops.deleteInBackground(node.path());
+            throw e;
+        }
+        return new Joined(node, children, sent);
+    }
+
+    /**
+     * Creates a node and lists the queue (one round trip) and, if the node holds, marks it granted
+     * (two in all); if it does not, deletes it (two as well).
      */
     AcquireResult tryAcquire(AcquireRequest request) {
         String parent = SharedPaths.parent(request.hold(), request.key());
-        NodeOps.LockNode node = ops.createShared(parent, request);
+        Joined joined = join(parent, request);
+        NodeOps.LockNode node = joined.node();
         Standing standing;
         try {
-            List<String> children = ops.children(parent, request.name());
+            List<String> children = joined.children();
             checkSession(node, request);
             deleteStrays(node, children);
             standing = Standing.of(SharedPaths.parse(node.name()), children);
@@ -83,8 +127,9 @@ final class SharedQueue implements QueuedAcquirer {
     @Override
     public Ticket enqueue(AcquireRequest request) {
         Waiter w = new Waiter(request, SharedPaths.parent(request.hold(), request.key()));
+        Joined joined;
         try {
-            w.node = ops.createShared(w.parent, request);
+            joined = join(w.parent, request);
         } catch (LockBackendException e) {
             if (!Failures.isConnection(e)) {
                 throw e;
@@ -94,7 +139,7 @@ final class SharedQueue implements QueuedAcquirer {
         }
         waiting.add(w);
         try {
-            w.check();
+            w.firstLook(joined);
         } catch (PermitMismatchException e) {
             waiting.remove(w);
             ops.deleteInBackground(w.node.path());
@@ -174,14 +219,32 @@ final class SharedQueue implements QueuedAcquirer {
             });
         }
 
-        /** Holds if our node's standing says so; otherwise watches what can change it. */
+        /** The look enqueue() makes, on the listing that rode with the create. */
+        synchronized void firstLook(Joined joined) {
+            node = joined.node();
+            stand(joined.children(), joined.sentAtNanos());
+        }
+
+        /** Lists the queue again. */
         synchronized void check() {
             if (cancelled || granted.isDone()) {
                 return;
             }
+            long sent = context.ticker().nanoTime();
+            List<String> children;
             try {
-                long sent = context.ticker().nanoTime();
-                List<String> children = ops.children(parent, request.name());
+                children = ops.children(parent, request.name());
+            } catch (LockBackendException e) {
+                log.debug("waiting for '{}' on {} failed: {}", request.name(), ops.description(), e.getMessage());
+                fail(e);
+                return;
+            }
+            stand(children, sent);
+        }
+
+        /** Holds if our node's standing says so; otherwise watches what can change it. */
+        private void stand(List<String> children, long sent) {
+            try {
                 checkSession(node, request);
                 if (!children.contains(node.name())) {
                     fail(new LockBackendException("queueing for '" + request.name() + "' failed on " + ops.description()
