@@ -189,6 +189,15 @@ final class PollingAcquisition implements Runnable {
      * it backs off, but never past the holder's lease.
      */
     private long pause() {
+        long pause = untilNextAttempt();
+        // a waiting writer's mark lasts twice its lease from its latest attempt: it tries again
+        // within a lease, so that the mark never lapses while it waits
+        return request.hold().kind() == Hold.Kind.WRITE
+                ? Math.min(pause, request.lease().toNanos())
+                : pause;
+    }
+
+    private long untilNextAttempt() {
         long jitter = ThreadLocalRandom.current()
                 .nextLong(runtime.options.backoffMin().toNanos() + 1);
         if (holderLeft < 0) {

@@ -149,6 +149,33 @@ class PrimitivesCoreTest {
     }
 
     @Test
+    void aWaitingWriterTriesAgainWithinItsLeaseHoweverLongItsBackOff() {
+        client.close();
+        clock = new ManualClock();
+        client = DefaultLockClient.onClock(
+                backend::attach,
+                LockOptions.builder()
+                        .backoffMin(Duration.ofMillis(5))
+                        .backoffMax(Duration.ofSeconds(5))
+                        .build(),
+                clock);
+        backend.holderLeft = Duration.ofSeconds(30); // the readers' long lease, as Redis's PTTL tells it
+        LockHandle reader = client.readWriteLock("rw").readLock().acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> writer = client.readWriteLock("rw")
+                .writeLock()
+                .withLease(Duration.ofMillis(500))
+                .acquireAsync(Duration.ofSeconds(60));
+        pass(Duration.ofSeconds(10), Duration.ofMillis(50)); // the back-off has grown to its 5 s
+        int before = backend.acquireCalls.get();
+        pass(Duration.ofSeconds(10), Duration.ofMillis(50));
+        assertThat(backend.acquireCalls.get() - before)
+                .as("a writer whose mark lasts 1 s tries at least every 500 ms, not every 5 s back-off")
+                .isGreaterThanOrEqualTo(15);
+        writer.cancel(false);
+        reader.close();
+    }
+
+    @Test
     void listenersHearWhatKindWasHeld() {
         List<String> kinds = new CopyOnWriteArrayList<>();
         client.addListener(new LockListener() {

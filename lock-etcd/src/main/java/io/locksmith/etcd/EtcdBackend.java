@@ -17,18 +17,22 @@ import io.locksmith.spi.BackendScheduler;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Locks in etcd. Every acquisition puts its own key under the lock's prefix, attached to the
  * client's lease for that lease length, and the key with the lowest create revision holds; that
  * revision is the fencing token. Waiters queue by revision and watch only their predecessor.
+ * Semaphores and read-write locks use the same queue under prefixes of their own ({@link EtcdShared}).
  */
 final class EtcdBackend implements LockBackend {
 
@@ -49,6 +53,7 @@ final class EtcdBackend implements LockBackend {
     private final EtcdLeases leases;
     private final EtcdRenewal renewal;
     private final BackendScheduler.Scheduled reconnect;
+    private final EtcdShared shared;
     private final QueuedAcquirer queue = this::enqueue;
 
     EtcdBackend(Client client, boolean owned, EtcdKeys keys, EtcdCalls calls, BackendContext context) {
@@ -63,6 +68,7 @@ final class EtcdBackend implements LockBackend {
         this.leases = new EtcdLeases(
                 client.getLeaseClient(), calls, context.scheduler(), context.ticker(), deletions::leaseDied);
         this.renewal = new EtcdRenewal(client, leases, calls, context.ticker());
+        this.shared = new EtcdShared(kv, keys, leases, calls, orphans);
         this.reconnect = EtcdReconnect.keep(client, context.scheduler(), context.ticker(), calls.timeout());
     }
 
@@ -93,7 +99,15 @@ final class EtcdBackend implements LockBackend {
     }
 
     @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
+    }
+
+    @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return shared.tryAcquire(request);
+        }
         Put put = put(request);
         if (put.holds()) {
             // putting a key on a lease does not refresh the lease: the grant's server deadline rests
@@ -168,6 +182,9 @@ final class EtcdBackend implements LockBackend {
     }
 
     private QueuedAcquirer.Ticket enqueue(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return shared.enqueue(request, this);
+        }
         Put put;
         try {
             put = put(request);
@@ -208,7 +225,7 @@ final class EtcdBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
-        ByteSequence own = keys.own(request.key(), request.owner());
+        ByteSequence own = keys.own(request.hold().kind(), request.key(), request.owner());
         try {
             calls.await(kv.delete(own), "abandoning an attempt", request.name());
         } catch (LockBackendException e) {
@@ -261,6 +278,10 @@ final class EtcdBackend implements LockBackend {
 
     EtcdDeletions deletions() {
         return deletions;
+    }
+
+    EtcdShared shared() {
+        return shared;
     }
 
     EtcdOrphans orphans() {

@@ -172,7 +172,9 @@ final class EtcdDeletions implements AutoCloseable {
             keys.parse(key).ifPresent(own -> {
                 for (HeldLease held : context.heldLeases().on(own.lockKey())) {
                     EtcdEntry entry = held.attachment(EtcdEntry.class);
-                    if (held.owner().equals(own.owner()) && entry.deletedBy(deletedAt)) {
+                    if (held.owner().equals(own.owner())
+                            && EtcdKeys.Family.of(held.hold().kind()) == own.family()
+                            && entry.deletedBy(deletedAt)) {
                         context.events()
                                 .lost(
                                         held.key(),

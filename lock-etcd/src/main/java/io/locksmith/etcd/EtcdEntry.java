@@ -1,6 +1,7 @@
 package io.locksmith.etcd;
 
 import io.etcd.jetcd.ByteSequence;
+import io.locksmith.spi.Hold;
 
 /**
  * One acquisition's own key in etcd, waiting or granted: the {@link io.locksmith.spi.Grant}'s
@@ -17,11 +18,18 @@ final class EtcdEntry {
     final long revision;
     /** The etcd lease the key is attached to; changes only when {@code extend} asks for a longer lease. */
     volatile EtcdLease lease;
+    /** The kind of hold the key stands for: what a move to a longer lease writes back into it. */
+    final Hold hold;
 
     EtcdEntry(ByteSequence ownKey, long revision, EtcdLease lease) {
+        this(ownKey, revision, lease, Hold.EXCLUSIVE);
+    }
+
+    EtcdEntry(ByteSequence ownKey, long revision, EtcdLease lease, Hold hold) {
         this.ownKey = ownKey;
         this.revision = revision;
         this.lease = lease;
+        this.hold = hold;
     }
 
     /**

@@ -5,10 +5,14 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockInspector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,6 +26,12 @@ final class EtcdInspector implements LockInspector {
             .isPrefix(true)
             .withKeysOnly(true)
             .withLimit(1)
+            .withSortField(GetOption.SortTarget.CREATE)
+            .withSortOrder(GetOption.SortOrder.ASCEND)
+            .build();
+
+    private static final GetOption IN_ORDER = GetOption.builder()
+            .isPrefix(true)
             .withSortField(GetOption.SortTarget.CREATE)
             .withSortOrder(GetOption.SortOrder.ASCEND)
             .build();
@@ -55,5 +65,39 @@ final class EtcdInspector implements LockInspector {
             remaining = ttl >= 0 ? Duration.ofSeconds(ttl) : null; // -1: the lease ended after the read
         }
         return Optional.of(new HolderState(owner, holder.getCreateRevision(), remaining));
+    }
+
+    /**
+     * Lists a semaphore's or a read-write lock's keys marked held, in create order (which is
+     * grant order for a lock's writers, and may differ from it for permits and readers let go by
+     * one release). Keys that wait are not listed; the token is the revision of the grant's write.
+     */
+    @Override
+    public Optional<List<Holder>> holders(String key, Hold.Kind kind) {
+        if (kind == Hold.Kind.EXCLUSIVE) {
+            return Optional.empty();
+        }
+        ByteSequence prefix = keys.prefix(kind, key);
+        List<KeyValue> all = calls.await(
+                        client.getKVClient().get(prefix, IN_ORDER), "inspecting the holders of '" + key + "'")
+                .getKvs();
+        Map<Long, Duration> remaining = new HashMap<>();
+        List<Holder> holders = new ArrayList<>();
+        for (KeyValue kv : all) {
+            Optional<EtcdShares.Mark> mark = EtcdShares.mark(kv.getValue()).filter(EtcdShares.Mark::held);
+            if (mark.isEmpty()) {
+                continue;
+            }
+            String owner = kv.getKey().substring(prefix.size()).toString(StandardCharsets.UTF_8);
+            Duration left = kv.getLease() == 0 ? null : remaining.computeIfAbsent(kv.getLease(), this::timeToLive);
+            holders.add(new Holder(mark.get().kind(), new HolderState(owner, EtcdShares.token(kv, mark.get()), left)));
+        }
+        return Optional.of(holders);
+    }
+
+    private Duration timeToLive(long lease) {
+        long ttl = calls.await(client.getLeaseClient().timeToLive(lease, LeaseOption.DEFAULT), "reading an etcd lease")
+                .getTTL();
+        return ttl >= 0 ? Duration.ofSeconds(ttl) : null;
     }
 }

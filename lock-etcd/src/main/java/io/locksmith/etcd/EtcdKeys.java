@@ -1,6 +1,7 @@
 package io.locksmith.etcd;
 
 import io.etcd.jetcd.ByteSequence;
+import io.locksmith.spi.Hold;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -16,6 +17,12 @@ import java.util.regex.Pattern;
  * The namespace is made of segments without {@code :}, so the segment that starts with {@code :}
  * always marks the lock, and a nested namespace ({@code apps} and {@code apps/billing}) can never
  * be read as a lock of the outer one.
+ *
+ * <p>A semaphore's and a read-write lock's keys live beside the locks' under segments of their
+ * own, {@code NAMESPACE/!semaphore:ESCAPED(K)/OWNER} and {@code NAMESPACE/!rw:ESCAPED(K)/OWNER}:
+ * a segment starting with {@code !} is neither a namespace segment nor a lock's (which starts
+ * with {@code :}), and {@code ESCAPED} writes {@code !} as {@code %21}, so the three families
+ * never share a prefix, whatever the key.
  */
 final class EtcdKeys {
 
@@ -52,6 +59,37 @@ final class EtcdKeys {
         return bytes(namespace + "/:" + escape(key) + "/" + owner);
     }
 
+    /** @return the prefix shared by the holders and the waiters of one key of the hold's family */
+    ByteSequence prefix(Hold.Kind kind, String key) {
+        return bytes(namespace + "/" + Family.of(kind).marker + escape(key) + "/");
+    }
+
+    /** @return the key one acquisition of that kind puts under its family's prefix */
+    ByteSequence own(Hold.Kind kind, String key, String owner) {
+        return bytes(namespace + "/" + Family.of(kind).marker + escape(key) + "/" + owner);
+    }
+
+    /** The three namespaces, each marked by how its key's segment starts. */
+    enum Family {
+        LOCK(":"),
+        SEMAPHORE("!semaphore:"),
+        READ_WRITE("!rw:");
+
+        final String marker;
+
+        Family(String marker) {
+            this.marker = marker;
+        }
+
+        static Family of(Hold.Kind kind) {
+            return switch (kind) {
+                case EXCLUSIVE -> LOCK;
+                case PERMIT -> SEMAPHORE;
+                case READ, WRITE -> READ_WRITE;
+            };
+        }
+    }
+
     static String escape(String key) {
         StringBuilder out = new StringBuilder(key.length() + 16);
         for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
@@ -66,12 +104,18 @@ final class EtcdKeys {
     }
 
     /**
-     * An own key read back: the lock key and the owner it was put for.
+     * An own key read back: the family, the lock key and the owner it was put for.
      *
+     * @param family the namespace it lives in
      * @param lockKey the lock's backend key
      * @param owner the acquisition's owner
      */
-    record Own(String lockKey, String owner) {}
+    record Own(Family family, String lockKey, String owner) {
+
+        Own(String lockKey, String owner) {
+            this(Family.LOCK, lockKey, owner);
+        }
+    }
 
     /**
      * @param key an etcd key, as a watch reports it
@@ -79,16 +123,20 @@ final class EtcdKeys {
      */
     Optional<Own> parse(ByteSequence key) {
         String s = key.toString(StandardCharsets.UTF_8);
-        String start = namespace + "/:";
-        int slash = s.indexOf('/', start.length()); // the escaped lock key never contains one
-        if (!s.startsWith(start) || slash < 0) {
-            return Optional.empty();
+        for (Family family : Family.values()) {
+            String start = namespace + "/" + family.marker;
+            int slash = s.indexOf('/', start.length()); // the escaped lock key never contains one
+            if (!s.startsWith(start) || slash < 0) {
+                continue;
+            }
+            try {
+                return Optional.of(
+                        new Own(family, unescape(s.substring(start.length(), slash)), s.substring(slash + 1)));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty(); // someone else's key, not one this client wrote
+            }
         }
-        try {
-            return Optional.of(new Own(unescape(s.substring(start.length(), slash)), s.substring(slash + 1)));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty(); // someone else's key, not one this client wrote
-        }
+        return Optional.empty();
     }
 
     /** The inverse of {@link #escape}, which leaves no {@code +} for the decoder to read as a space. */

@@ -12,6 +12,7 @@ import io.etcd.jetcd.options.LeaseOption;
 import io.etcd.jetcd.options.PutOption;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.RenewOutcome;
 import io.locksmith.spi.Ticker;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ final class EtcdRenewal {
                 continue;
             }
             long ttl = EtcdLeases.ttlSeconds(h.lease().toMillis());
-            if (ttl > entry.lease.ttlSeconds && !move(entry, ttl, h.name())) {
+            if (ttl > entry.lease.ttlSeconds && !move(entry, ttl, h.token(), h.name())) {
                 outcomes[i] = RenewOutcome.NOT_OWNED;
                 continue;
             }
@@ -103,9 +104,11 @@ final class EtcdRenewal {
 
     /**
      * Moves a held key to the lease of a longer TTL ({@code extend} with a longer lease): a put that
-     * keeps the key's create revision, so its token and place stay, guarded by that revision.
+     * keeps the key's create revision, so its token and place stay, guarded by that revision. A
+     * shared hold's token is the revision of the write that granted it, which this put replaces:
+     * the put writes the token into the held mark.
      */
-    private boolean move(EtcdEntry entry, long ttl, String name) {
+    private boolean move(EtcdEntry entry, long ttl, long token, String name) {
         EtcdLease longer = leases.forTtl(ttl, name);
         boolean moved = calls.await(
                         client.getKVClient()
@@ -113,7 +116,7 @@ final class EtcdRenewal {
                                 .If(new Cmp(entry.ownKey, Cmp.Op.EQUAL, CmpTarget.createRevision(entry.revision)))
                                 .Then(Op.put(
                                         entry.ownKey,
-                                        EtcdKeys.bytes(name),
+                                        value(entry, token, name),
                                         PutOption.builder()
                                                 .withLeaseId(longer.id)
                                                 .build()))
@@ -125,5 +128,9 @@ final class EtcdRenewal {
             entry.lease = longer;
         }
         return moved;
+    }
+
+    private static ByteSequence value(EtcdEntry entry, long token, String name) {
+        return entry.hold.kind() == Hold.Kind.EXCLUSIVE ? EtcdKeys.bytes(name) : EtcdShares.held(entry.hold, token);
     }
 }

@@ -14,15 +14,24 @@ import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.Durations;
 import io.locksmith.spi.Grant;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.QueuedAcquirer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A waiter's place in a lock's queue: its own key, and a watch on its immediate predecessor's
  * deletion only, so a release wakes exactly one waiter. When the predecessor goes, the waiter
  * looks for the next key below its own; when none is left it holds the lock.
+ *
+ * <p>A writer waits the same way. A reader watches the nearest older writer's key, a semaphore's
+ * permit counts deletions below its key (see {@link #permitsAhead}); their grants, and a
+ * writer's, are a write that marks the key held, whose revision is the token.
  *
  * <p>Every step that can grant first confirms, on the server and in the same transaction, that
  * the own key is still the one this ticket put: the watches are a fast path, never the guard.
@@ -82,28 +91,94 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
                 return;
             }
         }
-        // two, not one: a range's count ignores the create-revision filter, the number of keys listed does not
-        GetOption below = GetOption.builder()
+        Hold.Kind kind = request.hold().kind();
+        // a lock and a writer need the nearest key below (two, not one: a range's count ignores
+        // the create-revision filter, the number of keys listed does not); a reader needs every
+        // key below, with values, for the nearest writer; a permit every key below, to count them
+        GetOption.Builder below = GetOption.builder()
                 .isPrefix(true)
-                .withKeysOnly(true)
-                .withLimit(2)
+                .withKeysOnly(kind != Hold.Kind.READ)
                 .withMaxCreateRevision(entry.revision - 1)
                 .withSortField(GetOption.SortTarget.CREATE)
-                .withSortOrder(GetOption.SortOrder.DESCEND)
-                .build();
-        ByteSequence lockPrefix = backend.keys().lockPrefix(request.key());
-        kv.txn().If(ownKeyIsMine()).Then(Op.get(lockPrefix, below)).commit().whenComplete((response, failure) -> {
+                .withSortOrder(GetOption.SortOrder.DESCEND);
+        if (kind == Hold.Kind.EXCLUSIVE || kind == Hold.Kind.WRITE) {
+            below.withLimit(2);
+        }
+        ByteSequence prefix = backend.keys().prefix(kind, request.key());
+        kv.txn().If(ownKeyIsMine()).Then(Op.get(prefix, below.build())).commit().whenComplete((response, failure) -> {
             if (failure != null) {
                 retryLater(failure);
             } else if (!response.isSucceeded()) {
                 ownKeyGone();
             } else {
                 answered();
-                predecessor(
-                        response.getHeader().getRevision(),
-                        response.getGetResponses().get(0).getKvs());
+                long revision = response.getHeader().getRevision();
+                List<KeyValue> keys = response.getGetResponses().get(0).getKvs();
+                switch (kind) {
+                    case EXCLUSIVE, WRITE -> predecessor(revision, keys);
+                    case READ -> nearestWriter(revision, keys);
+                    case PERMIT -> permitsAhead(revision, prefix, keys);
+                }
             }
         });
+    }
+
+    /**
+     * A reader waits for the nearest older writer only: readers between it and that writer hold
+     * already or wait for the same writer, and a writer further below goes before that one.
+     */
+    private void nearestWriter(long revision, List<KeyValue> below) {
+        Optional<KeyValue> writer = below.stream().filter(EtcdShares::writer).findFirst();
+        if (writer.isEmpty()) {
+            grant();
+        } else {
+            watchDeletion(writer.get().getKey(), revision, false);
+        }
+    }
+
+    /**
+     * A permit of {@code n} with {@code c} keys below holds once {@code c - n + 1} of them are
+     * gone, whichever they are: it watches the semaphore's prefix and counts those deletions, and
+     * reads the queue again only when the count says it may hold. Every waiter of the semaphore
+     * sees every deletion (etcd sends the event once per watch); none makes a call for it until
+     * its count is reached, so a release costs one range per waiter it can let go, not per waiter.
+     */
+    private void permitsAhead(long revision, ByteSequence prefix, List<KeyValue> below) {
+        int needed = below.size() - request.hold().permits() + 1;
+        if (needed <= 0) {
+            grant();
+            return;
+        }
+        Set<ByteSequence> ahead = ConcurrentHashMap.newKeySet();
+        below.forEach(kv -> ahead.add(kv.getKey()));
+        AtomicInteger gone = new AtomicInteger();
+        WatchOption option = WatchOption.builder()
+                .isPrefix(true)
+                .withNoPut(true)
+                .withRevision(revision + 1)
+                .build();
+        synchronized (this) {
+            if (done) {
+                return;
+            }
+            closeWatcher();
+            watcher = backend.client()
+                    .getWatchClient()
+                    .watch(
+                            prefix,
+                            option,
+                            r -> {
+                                for (WatchEvent event : r.getEvents()) {
+                                    if (event.getEventType() == WatchEvent.EventType.DELETE
+                                            && ahead.remove(event.getKeyValue().getKey())
+                                            && gone.incrementAndGet() == needed) {
+                                        predecessorGone(false);
+                                        return;
+                                    }
+                                }
+                            },
+                            this::retryLater);
+        }
     }
 
     private Cmp ownKeyIsMine() {
@@ -115,10 +190,13 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             grant();
             return;
         }
-        KeyValue predecessor = below.get(0);
         // no key can later appear below ours (revisions only grow): if the predecessor is the only
         // one, its deletion makes us the holder once our own key is confirmed, without another range
-        boolean last = below.size() == 1;
+        watchDeletion(below.get(0).getKey(), revision, below.size() == 1);
+    }
+
+    /** Watches one key's deletion; {@code last}: the deletion makes us the holder. */
+    private void watchDeletion(ByteSequence key, long revision, boolean last) {
         WatchOption option =
                 WatchOption.builder().withNoPut(true).withRevision(revision + 1).build();
         synchronized (this) {
@@ -129,7 +207,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
             watcher = backend.client()
                     .getWatchClient()
                     .watch(
-                            predecessor.getKey(),
+                            key,
                             option,
                             r -> {
                                 for (WatchEvent event : r.getEvents()) {
@@ -149,6 +227,10 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         }
         if (!last) {
             follow();
+            return;
+        }
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            grant(); // the grant's own write confirms the key
             return;
         }
         kv.txn().If(ownKeyIsMine()).commit().whenComplete((response, failure) -> {
@@ -198,6 +280,30 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
     }
 
     void grant() {
+        if (request.hold().kind() == Hold.Kind.EXCLUSIVE) {
+            granted(entry.revision);
+            return;
+        }
+        synchronized (this) {
+            if (done) {
+                return;
+            }
+            closeWatcher();
+        }
+        // a shared grant's token is the revision of a write made now: queue order is not grant order
+        backend.shared().markHeld(entry).whenComplete((response, failure) -> {
+            if (failure != null) {
+                retryLater(failure);
+            } else if (response.isSucceeded()) {
+                granted(response.getHeader().getRevision());
+            } else {
+                ownKeyGone();
+            }
+        });
+    }
+
+    /** Hands out the grant with its token. */
+    void granted(long token) {
         synchronized (this) {
             if (done) {
                 return;
@@ -208,7 +314,7 @@ final class EtcdTicket implements QueuedAcquirer.Ticket {
         backend.deletions().done(this);
         // the lease was kept alive while the key queued: its server deadline rests on the last
         // keep-alive it answered, sent before this grant arrived, never on the arrival
-        if (!granted.complete(new Grant(entry.revision, entry).confirmedAt(entry.lease.confirmedAt()))) {
+        if (!granted.complete(new Grant(token, entry).confirmedAt(entry.lease.confirmedAt()))) {
             backend.orphans().deleteLater(entry); // the future was ended from outside: nobody will release the grant
         }
     }
