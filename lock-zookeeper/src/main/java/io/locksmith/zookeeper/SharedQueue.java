@@ -142,7 +142,11 @@ final class SharedQueue implements QueuedAcquirer {
             w.firstLook(joined);
         } catch (PermitMismatchException e) {
             waiting.remove(w);
-            ops.deleteInBackground(w.node.path());
+            try {
+                ops.delete(w.node.path(), request.name()); // gone before the caller hears of the mismatch
+            } catch (LockBackendException unreachable) {
+                // deleted after the next reconnection, or with the session
+            }
             throw e;
         }
         return w;
