@@ -287,6 +287,35 @@ class ZooKeeperPrimitivesTest {
     }
 
     @Test
+    void aLeaderIsNamedAsGivenAndSucceededWhenItCloses() {
+        try (LockClient a = client("?lease=2s");
+                LockClient b = client("?lease=2s")) {
+            io.locksmith.LeaderElection first =
+                    a.leaderElection("leader", "host-a/東京").start();
+            assertThat(first.awaitLeadership(WAIT))
+                    .as("[zookeeper] leader: the only candidate is elected")
+                    .isTrue();
+            io.locksmith.LeaderElection second =
+                    b.leaderElection("leader", "host-b").start();
+            assertThat(second.leader())
+                    .as("[zookeeper] leader: the leader's identity is read back as given")
+                    .hasValue("host-a/東京");
+            assertThat(second.isLeader())
+                    .as("[zookeeper] leader: one leader at a time")
+                    .isFalse();
+            long term = first.term().orElseThrow();
+            first.close();
+            assertThat(second.awaitLeadership(WAIT))
+                    .as("[zookeeper] leader: a successor once the leader resigns")
+                    .isTrue();
+            assertThat(second.term().orElseThrow())
+                    .as("[zookeeper] leader: terms increase")
+                    .isGreaterThan(term);
+            second.close();
+        }
+    }
+
+    @Test
     void sharedGrantsAreMarkedByAWriteWhoseZxidIsTheToken() throws Exception {
         try (LockClient a = client("?lease=10s")) {
             DistributedLock permit = a.semaphore("sem-token", 2);
