@@ -130,6 +130,12 @@ final class PollingAcquisition implements Runnable {
                 }
                 return;
             }
+            if (result.isDone() && request.hold().kind() == Hold.Kind.WRITE) {
+                // the wait ended (and gave up the mark) while this attempt was out; the attempt,
+                // finding the key held, may have left its mark again after that
+                runtime.calls.abandon(request);
+                return;
+            }
             lastFailure = null;
         } catch (LockBackendException e) {
             lastFailure = e;

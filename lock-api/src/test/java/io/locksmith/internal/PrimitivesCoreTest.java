@@ -176,6 +176,32 @@ class PrimitivesCoreTest {
     }
 
     @Test
+    void aWritersAttemptAnsweredAfterItsWaitEndedGivesUpTheMarkItLeft() throws Exception {
+        LockHandle reader = client.readWriteLock("rw").readLock().acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> writer =
+                client.readWriteLock("rw").writeLock().acquireAsync(Duration.ofSeconds(1));
+        settle();
+        backend.stallAcquire = new java.util.concurrent.CountDownLatch(1);
+        backend.stalled = new java.util.concurrent.CountDownLatch(1);
+        // the next attempt is out (stalled on the server) when the wait's deadline comes
+        for (int i = 0; i < 40 && backend.stalled.getCount() > 0; i++) {
+            clock.advance(Duration.ofMillis(20));
+            Thread.sleep(5);
+        }
+        assertThat(backend.stalled.getCount()).as("an attempt stalled").isZero();
+        clock.advance(Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(10)).until(writer::isDone);
+        int abandonedAtTheEnd = backend.abandoned.size();
+        backend.stallAcquire.countDown(); // the attempt answers Held: on a real backend it just wrote a mark
+        backend.stallAcquire = null;
+        settle();
+        assertThat(backend.abandoned.size())
+                .as("the mark that attempt left is given up after its answer, not only before")
+                .isGreaterThan(abandonedAtTheEnd);
+        reader.close();
+    }
+
+    @Test
     void listenersHearWhatKindWasHeld() {
         List<String> kinds = new CopyOnWriteArrayList<>();
         client.addListener(new LockListener() {

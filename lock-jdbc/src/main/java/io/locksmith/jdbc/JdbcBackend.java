@@ -5,6 +5,7 @@ import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.ReleaseSignals;
@@ -16,10 +17,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Locks in one database table. Every primitive is one autocommit statement (two for an attempt
@@ -32,19 +35,30 @@ final class JdbcBackend implements LockBackend {
     static final int RENEW_BATCH = 500;
 
     private final ConnectionPool pool;
+    private final Calls calls;
     private final LockTable table;
+    private final JdbcHolds holds;
     private final PgSignals signals;
     private final int timeoutSeconds;
     private final String description;
     private final String channel;
 
-    JdbcBackend(ConnectionPool pool, LockTable table, PgSignals signals, int timeoutSeconds, String description) {
+    JdbcBackend(
+            ConnectionPool pool,
+            LockTable table,
+            HoldTable holdTable,
+            PgSignals signals,
+            int timeoutSeconds,
+            String description) {
         this.pool = pool;
+        this.calls = new Calls(pool, description);
         this.table = table;
         this.signals = signals;
         this.timeoutSeconds = timeoutSeconds;
         this.description = description;
         this.channel = Keys.channel(table.name());
+        this.holds = new JdbcHolds(
+                holdTable, calls, timeoutSeconds, description, channel, () -> signals == null || signals.listening());
     }
 
     @Override
@@ -58,8 +72,17 @@ final class JdbcBackend implements LockBackend {
         return Duration.ofMillis(10);
     }
 
+    /** Locks, and semaphores and read-write locks in the holds table ({@link JdbcHolds}). */
+    @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
+    }
+
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return holds.tryAcquire(request);
+        }
         Map<String, Object> values = values(request.key(), request.owner(), 0, request.lease());
         return call(
                 "acquire", request.name(), c -> table.dialect().readsBack() ? takeAndRead(c, values) : take(c, values));
@@ -104,8 +127,49 @@ final class JdbcBackend implements LockBackend {
         return Held.remaining(Duration.ofMillis(remaining));
     }
 
+    /**
+     * One call per tick: the locks' statement as ever, and the other kinds' statement on the same
+     * connection when the tick has any.
+     */
     @Override
     public List<RenewOutcome> renew(List<HeldLease> leases) {
+        if (leases.stream().allMatch(l -> l.hold().kind() == Hold.Kind.EXCLUSIVE)) {
+            return renewLocks(leases);
+        }
+        List<HeldLease> locks = new ArrayList<>();
+        List<HeldLease> others = new ArrayList<>();
+        for (HeldLease l : leases) {
+            (l.hold().kind() == Hold.Kind.EXCLUSIVE ? locks : others).add(l);
+        }
+        RenewOutcome[] lockOutcomes = new RenewOutcome[locks.size()];
+        RenewOutcome[] otherOutcomes = new RenewOutcome[others.size()];
+        call("renew", leases.get(0).name(), c -> {
+            if (!locks.isEmpty()) {
+                renewLocks(c, locks, lockOutcomes);
+            }
+            holds.renew(c, others, otherOutcomes);
+            return null;
+        });
+        List<RenewOutcome> outcomes = new ArrayList<>(leases.size());
+        int nextLock = 0;
+        int nextOther = 0;
+        for (HeldLease l : leases) {
+            outcomes.add(
+                    l.hold().kind() == Hold.Kind.EXCLUSIVE ? lockOutcomes[nextLock++] : otherOutcomes[nextOther++]);
+        }
+        return outcomes;
+    }
+
+    private List<RenewOutcome> renewLocks(List<HeldLease> leases) {
+        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
+        call("renew", leases.get(0).name(), c -> {
+            renewLocks(c, leases, outcomes);
+            return null;
+        });
+        return List.of(outcomes);
+    }
+
+    private void renewLocks(Connection c, List<HeldLease> leases, RenewOutcome[] outcomes) throws SQLException {
         // one batch per tick, in key order: concurrent batches then lock rows in one order, never a cycle
         List<Integer> order = new ArrayList<>(leases.size());
         List<String> hashes = new ArrayList<>(leases.size());
@@ -114,22 +178,13 @@ final class JdbcBackend implements LockBackend {
             hashes.add(Keys.hash(leases.get(i).key()));
         }
         order.sort(Comparator.comparing(hashes::get));
-        RenewOutcome[] outcomes = new RenewOutcome[leases.size()];
         if (table.renewAll != null) {
-            call("renew", leases.get(0).name(), c -> {
-                renewAll(c, leases, hashes, outcomes);
-                return null;
-            });
-            return List.of(outcomes);
+            renewAll(c, leases, hashes, outcomes);
+            return;
         }
-        call("renew", leases.get(0).name(), c -> {
-            for (int from = 0; from < order.size(); from += RENEW_BATCH) {
-                renewBatch(
-                        c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
-            }
-            return null;
-        });
-        return List.of(outcomes);
+        for (int from = 0; from < order.size(); from += RENEW_BATCH) {
+            renewBatch(c, leases, hashes, order.subList(from, Math.min(order.size(), from + RENEW_BATCH)), outcomes);
+        }
     }
 
     /** The whole tick in one statement, with the leases passed as arrays (PostgreSQL). */
@@ -188,6 +243,9 @@ final class JdbcBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease lease) {
+        if (lease.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return holds.release(lease);
+        }
         return free(
                 "release",
                 table.release,
@@ -201,6 +259,10 @@ final class JdbcBackend implements LockBackend {
      */
     @Override
     public void abandon(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            holds.abandon(request);
+            return;
+        }
         free("abandon", table.abandon, request.name(), values(request.key(), request.owner(), 0, request.lease()));
     }
 
@@ -223,20 +285,33 @@ final class JdbcBackend implements LockBackend {
         return Optional.ofNullable(signals);
     }
 
-    /** Reads the key's row: a holder while its owner is set and its lease runs by the database's clock. */
+    /**
+     * A lock: reads the key's row, a holder while its owner is set and its lease runs by the
+     * database's clock. A semaphore or read-write lock: lists the key's holders in the holds table.
+     */
     @Override
     public Optional<LockInspector> inspector() {
-        return Optional.of(key -> call("inspect", key, c -> {
-            Map<String, Object> values = Map.of("key_hash", Keys.hash(key));
-            try (PreparedStatement s = table.inspect.prepare(c, values, timeoutSeconds);
-                    ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.<LockInspector.HolderState>empty();
-                }
-                return Optional.of(new LockInspector.HolderState(
-                        rs.getString(1), rs.getLong(2), Duration.ofMillis(Math.max(0, rs.getLong(3)))));
+        return Optional.of(new LockInspector() {
+            @Override
+            public Optional<HolderState> inspect(String key) {
+                return call("inspect", key, c -> {
+                    Map<String, Object> values = Map.of("key_hash", Keys.hash(key));
+                    try (PreparedStatement s = table.inspect.prepare(c, values, timeoutSeconds);
+                            ResultSet rs = s.executeQuery()) {
+                        if (!rs.next()) {
+                            return Optional.<HolderState>empty();
+                        }
+                        return Optional.of(new HolderState(
+                                rs.getString(1), rs.getLong(2), Duration.ofMillis(Math.max(0, rs.getLong(3)))));
+                    }
+                });
             }
-        }));
+
+            @Override
+            public Optional<List<Holder>> holders(String key, Hold.Kind kind) {
+                return kind == Hold.Kind.EXCLUSIVE ? Optional.empty() : Optional.of(holds.holders(key, kind));
+            }
+        });
     }
 
     @Override
@@ -263,45 +338,8 @@ final class JdbcBackend implements LockBackend {
         return v;
     }
 
-    private interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    /**
-     * Runs the work on a pooled connection. When it fails in a way that breaks the connection, it
-     * runs once more on another: after a database restart every idle connection fails once, and
-     * every statement here may safely run twice (an attempt by the same owner takes its own row
-     * again, renewing and releasing are idempotent).
-     */
-    private <T> T call(String what, String lockName, Work<T> work) {
-        try {
-            return once(work);
-        } catch (SQLException first) {
-            if (!SqlErrors.breaksConnection(first) || first instanceof java.sql.SQLTimeoutException) {
-                throw SqlErrors.failure(what, lockName, description, first);
-            }
-            try {
-                return once(work);
-            } catch (SQLException second) {
-                second.addSuppressed(first);
-                throw SqlErrors.failure(what, lockName, description, second);
-            }
-        }
-    }
-
-    private <T> T once(Work<T> work) throws SQLException {
-        Connection c = pool.borrow();
-        boolean broken = true;
-        try {
-            T result = work.run(c);
-            broken = false;
-            return result;
-        } catch (SQLException e) {
-            broken = SqlErrors.breaksConnection(e);
-            throw e;
-        } finally {
-            pool.recycle(c, broken);
-        }
+    private <T> T call(String what, String lockName, Calls.Work<T> work) {
+        return calls.call(what, lockName, work);
     }
 
     @Override

@@ -33,11 +33,14 @@ final class JdbcBackends {
                 throw SqlErrors.opening("cannot connect to", where, e);
             }
             LockTable table;
+            HoldTable holds;
             boolean broken = true;
             try {
                 Dialect dialect = Dialect.fromProduct(c.getMetaData().getDatabaseProductName(), where);
                 table = new LockTable(dialect, settings.table());
                 table.prepare(c, settings.createTable(), settings.timeoutSeconds(), where);
+                holds = new HoldTable(dialect, settings.table());
+                holds.prepare(c, settings.createTable(), settings.timeoutSeconds(), where);
                 broken = false;
             } catch (SQLException e) {
                 throw SqlErrors.opening("cannot prepare the lock table '" + settings.table() + "' at", where, e);
@@ -49,7 +52,7 @@ final class JdbcBackends {
                             connector, settings.table(), settings.timeout().toMillis(), where, events)
                     : null;
             String name = where + " (" + table.dialect().product() + ")";
-            return new JdbcBackend(pool, table, signals, settings.timeoutSeconds(), name);
+            return new JdbcBackend(pool, table, holds, signals, settings.timeoutSeconds(), name);
         } catch (RuntimeException e) {
             pool.close();
             throw e;

@@ -35,6 +35,14 @@ final class SqlErrors {
                         || state.startsWith("25"));
     }
 
+    /**
+     * An attempt's transaction chosen as a deadlock victim or failed serialisation (PostgreSQL
+     * 40P01/40001, MariaDB and MySQL 1213): nothing of it was kept, and it may run again at once.
+     */
+    static boolean lostRace(SQLException e) {
+        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState()) || e.getErrorCode() == 1213;
+    }
+
     /** Two sessions inserted the same new key at once (H2's MERGE); the loser tries again. */
     static boolean duplicateKey(SQLException e) {
         return "23505".equals(e.getSQLState()) || e.getErrorCode() == 1062;

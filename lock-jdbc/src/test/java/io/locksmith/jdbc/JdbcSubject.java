@@ -121,6 +121,9 @@ final class JdbcSubject implements TckSubject {
             public void removeLockState(String key) {
                 // an operator clearing the owner; the row and its token stay
                 database.execute("UPDATE locksmith_locks SET owner = NULL WHERE lock_key = ?", Keys.hash(key));
+                // and the key's permits, readers, writers and marks; the header rows and their tokens stay
+                database.execute(
+                        "DELETE FROM locksmith_locks_holds WHERE hold_key = ? AND owner <> ''", Keys.hash(key));
             }
 
             @Override

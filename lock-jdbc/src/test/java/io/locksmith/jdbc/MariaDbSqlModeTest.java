@@ -107,4 +107,43 @@ class MariaDbSqlModeTest {
             first.close();
         }
     }
+
+    @Test
+    void semaphoresAndReadWriteLocksGrantAsUnderTheDefaultMode() throws Exception {
+        LockOptions options =
+                LockOptions.builder().lease(Duration.ofSeconds(20)).build();
+        try (LockClient a = client(options);
+                LockClient b = client(options)) {
+            String name = name("holds");
+            LockHandle one = a.semaphore(name, 2).acquire(Duration.ZERO);
+            LockHandle two = b.semaphore(name, 2).acquire(Duration.ZERO);
+            assertThat(two.fencingToken())
+                    .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, semaphore: a second permit has a greater token")
+                    .isGreaterThan(one.fencingToken());
+            assertThat(a.semaphore(name, 2).tryAcquire())
+                    .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, semaphore: no third permit of two")
+                    .isEmpty();
+            one.close();
+            two.close();
+            LockHandle read = a.readWriteLock(name).readLock().acquire(Duration.ZERO);
+            // the writer's first attempt leaves its mark; the grant turns the mark into the write row
+            java.util.concurrent.CompletableFuture<LockHandle> writer =
+                    b.readWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(20));
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> a.readWriteLock(name).readLock().tryAcquire(), h -> {
+                        h.ifPresent(LockHandle::close);
+                        return h.isEmpty();
+                    });
+            read.close();
+            try (LockHandle write = writer.get(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                assertThat(write.fencingToken())
+                        .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, read-write: the writer's token is above the reader's")
+                        .isGreaterThan(read.fencingToken());
+                assertThat(a.readWriteLock(name).readLock().tryAcquire())
+                        .as("MariaDB, SIMULTANEOUS_ASSIGNMENT, read-write: no reader while the writer holds")
+                        .isEmpty();
+            }
+        }
+    }
 }

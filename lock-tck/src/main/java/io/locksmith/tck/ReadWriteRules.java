@@ -142,6 +142,63 @@ interface ReadWriteRules extends Rules {
     }
 
     @Test
+    default void required_readWriteAWriterIsNotStarvedByOverlappingReaders() throws Exception {
+        LockContract c = contract();
+        String name = c.name("stream");
+        int readers = 3;
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(readers);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(readers);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < readers; i++) {
+                DistributedReadWriteLock lock = c.readWriteLock(c.client(), name);
+                long hold = TimeUnit.MILLISECONDS.toNanos(60 + 30L * i);
+                done.add(pool.submit(() -> {
+                    boolean first = true;
+                    while (!stop.get()) {
+                        // each reader takes the lock again as soon as it left it: with three of them,
+                        // some reader holds the lock at every instant unless new readers are kept back
+                        Optional<LockHandle> r = lock.readLock().tryAcquire(Duration.ofMillis(100));
+                        if (r.isPresent()) {
+                            if (first) {
+                                reading.countDown();
+                                first = false;
+                            }
+                            java.util.concurrent.locks.LockSupport.parkNanos(hold);
+                            r.get().close();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            c.check(
+                    reading.await(c.margin().toMillis(), TimeUnit.MILLISECONDS),
+                    "three readers must all be granted the read side");
+            long before = System.nanoTime();
+            Optional<LockHandle> writer = c.readWriteLock(c.client(), name)
+                    .writeLock()
+                    .tryAcquire(c.lease().plus(c.margin()).multipliedBy(2));
+            long took = System.nanoTime() - before;
+            stop.set(true);
+            c.check(
+                    writer.isPresent(),
+                    "a writer waiting while readers overlap one another must be granted once the readers"
+                            + " holding when it came have left: new readers must wait behind it");
+            c.check(
+                    took <= c.lease().plus(c.margin()).toNanos(),
+                    "the writer was granted only after " + TimeUnit.NANOSECONDS.toMillis(took) + " ms");
+            writer.get().close();
+            for (java.util.concurrent.Future<?> f : done) {
+                c.complete(f, c.margin().multipliedBy(2), "a reader thread must stop");
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     default void required_readWriteAWriterThatStoppedWaitingLeavesNoMark() {
         LockContract c = contract();
         String name = c.name("nomark");

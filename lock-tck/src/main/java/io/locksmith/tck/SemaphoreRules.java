@@ -253,6 +253,59 @@ interface SemaphoreRules extends Rules {
         }
     }
 
+    /**
+     * Affixes a backend might put on a family's keys: a lock, a semaphore and a read-write lock
+     * named with them must stay apart from those of the plain name, as any names must.
+     */
+    List<String> KEY_AFFIXES = List.of(
+            "!semaphore:%s",
+            "!rw:%s",
+            "semaphore:%s",
+            "rw:%s",
+            "lock:%s",
+            "%s:semaphore",
+            "%s:semaphore-fence",
+            "%s:rwlock",
+            "%s:rwlock-writers",
+            "%s:rw",
+            "%s/.semaphore",
+            "%s/.rwlock",
+            "%s/permit-0",
+            "%s/read-0");
+
+    @Test
+    default void required_familiesStayApartForNamesLikeEachOthersKeys() {
+        LockContract c = contract();
+        String base = c.name("affixed");
+        List<String> names = new ArrayList<>();
+        names.add(base);
+        KEY_AFFIXES.forEach(a -> names.add(String.format(a, base)));
+        LockClient one = c.client();
+        LockClient two = c.client();
+        List<LockHandle> held = new ArrayList<>();
+        // every family of every name at once: all distinct, so each must be granted
+        for (String family : new String[] {"semaphore", "write lock", "lock"}) {
+            for (String n : names) {
+                Optional<LockHandle> taken = switch (family) {
+                    case "semaphore" -> c.semaphore(one, n, 1).tryAcquire();
+                    case "write lock" -> c.readWriteLock(one, n).writeLock().tryAcquire();
+                    default -> one.lock(n).tryAcquire();
+                };
+                c.check(
+                        taken.isPresent(),
+                        "the " + family + " '" + n + "' must be granted beside " + held.size()
+                                + " holds of other families and names like it: a family's keys must not meet"
+                                + " another family's, whatever the name (escape, or hash and keep the name)");
+                held.add(taken.get());
+            }
+        }
+        for (String n : names) {
+            c.check(c.semaphore(two, n, 1).tryAcquire().isEmpty(), "the semaphore '" + n + "' must still be held");
+            c.check(two.lock(n).tryAcquire().isEmpty(), "the lock '" + n + "' must still be held");
+        }
+        held.forEach(LockHandle::close);
+    }
+
     @Test
     default void required_semaphoreHoldersListsTheCurrentHoldersWithDistinctTokens() {
         LockContract c = contract();

@@ -139,7 +139,48 @@ class BrokenProvidersTest {
                 fails(
                         Flaw.LOGS_THE_CREDENTIAL,
                         "required_noMessageToStringOrLogLineShowsACredential",
-                        "the console and the JVM's log must never show a credential"));
+                        "the console and the JVM's log must never show a credential"),
+                // the primitives' rules (issue 18)
+                fails(
+                        Flaw.SEMAPHORE_ADMITS_ONE_MORE,
+                        "required_semaphoreGrantsExactlyItsPermits",
+                        "a fourth client must not be granted a permit"),
+                fails(
+                        Flaw.SEMAPHORE_ADMITS_ONE_MORE,
+                        "required_semaphoreAdmitsAtMostItsPermitsUnderContention",
+                        "holders held a semaphore of 2 permits at once"),
+                fails(
+                        Flaw.PERMIT_MISMATCH_IGNORED,
+                        "required_semaphoreRejectsAMismatchedPermitCount",
+                        "must fail with PermitMismatchException"),
+                fails(
+                        Flaw.TOKENS_PER_PERMIT_SLOT,
+                        "required_semaphoreTokensIncreaseAcrossPermits",
+                        "a grant beside a held permit carried token 1 after"),
+                fails(
+                        Flaw.READERS_PASS_A_WAITING_WRITER,
+                        "required_readWriteAWaitingWriterGoesBeforeLaterReaders",
+                        "a reader that came after a waiting writer was granted at once"),
+                fails(
+                        Flaw.READERS_PASS_A_WAITING_WRITER,
+                        "required_readWriteAWriterIsNotStarvedByOverlappingReaders",
+                        "new readers must wait behind it"),
+                fails(
+                        Flaw.WRITER_MARK_LEFT_BEHIND,
+                        "required_readWriteAWriterThatStoppedWaitingLeavesNoMark",
+                        "after a writer's tryAcquire() failed, it leaves no waiting mark"),
+                fails(
+                        Flaw.PERMIT_LEASE_IGNORED,
+                        "required_rateLimiterGrantsAtMostItsPermitsInAnyWindow",
+                        "grants were made within at most"),
+                fails(
+                        Flaw.FAMILIES_SHARE_ONE_NAMESPACE,
+                        "required_locksSemaphoresAndReadWriteLocksOfOneNameAreApart",
+                        "families of one name are apart"),
+                fails(
+                        Flaw.KEYS_SUFFIXED_UNESCAPED,
+                        "required_familiesStayApartForNamesLikeEachOthersKeys",
+                        "a family's keys must not meet another family's"));
     }
 
     /**
@@ -214,7 +255,49 @@ class BrokenProvidersTest {
                                 "optional_aWaiterWhoseQueueEntryWasRemovedIsNeverGrantedBesideAnotherHolder",
                                 "optional_waitersAreGrantedInArrivalOrder",
                                 "required_leasesIgnoreClientWallClocks")),
-                Arguments.of(Flaw.QUEUED, List.of("required_leasesIgnoreClientWallClocks")));
+                Arguments.of(Flaw.QUEUED, queuedExclusions()));
+    }
+
+    /** The queued reference keeps locks only: the semaphores', read-write locks' and rate limiters' rules skip. */
+    private static List<String> queuedExclusions() {
+        List<String> skipped = new java.util.ArrayList<>(List.of("required_leasesIgnoreClientWallClocks"));
+        for (Class<?> rules : List.of(SemaphoreRules.class, ReadWriteRules.class, RateLimiterRules.class)) {
+            for (java.lang.reflect.Method m : rules.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(org.junit.jupiter.api.Test.class)) {
+                    skipped.add(m.getName());
+                }
+            }
+        }
+        return skipped.stream().sorted().toList();
+    }
+
+    /** A rule about a kind the provider does not keep skips, and says why. */
+    @org.junit.jupiter.api.Test
+    void aRuleAboutAKindTheProviderDoesNotKeepSkipsSayingSo() {
+        Events run = EngineTestKit.engine("junit-jupiter")
+                .configurationParameter(FLAW, Flaw.QUEUED.name())
+                .selectors(
+                        selectMethod(Flawed.class, "required_semaphoreGrantsExactlyItsPermits"),
+                        selectMethod(Flawed.class, "required_readWriteReadersShareAcrossClients"),
+                        selectMethod(Flawed.class, "required_rateLimiterAGrantWaitsForTheWindow"))
+                .execute()
+                .testEvents();
+        assertEquals(
+                3, run.aborted().count(), "the three rules must skip on a provider of locks only: " + describe(run));
+        List<String> reasons = run.aborted().stream()
+                .map(e -> e.getPayload(TestExecutionResult.class)
+                        .flatMap(TestExecutionResult::getThrowable)
+                        .map(Throwable::getMessage)
+                        .orElse(""))
+                .sorted()
+                .toList();
+        for (String why : reasons) {
+            assertTrue(
+                    why.contains("[flawed/QUEUED] ")
+                            && why.contains("the provider declares no ")
+                            && why.contains("(LockBackend.holds() lacks "),
+                    "a skip must name the provider, the rule and the kind it lacks: " + why);
+        }
     }
 
     @ParameterizedTest(name = "{0} passes every rule")

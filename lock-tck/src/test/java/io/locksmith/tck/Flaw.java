@@ -55,6 +55,70 @@ enum Flaw {
         }
     },
 
+    /** Admits one holder more than a semaphore's permits. */
+    SEMAPHORE_ADMITS_ONE_MORE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.ADMITS_ONE_MORE_PERMIT);
+        }
+    },
+
+    /** Grants a permit whatever number of permits the request gives. */
+    PERMIT_MISMATCH_IGNORED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.IGNORES_PERMIT_MISMATCH);
+        }
+    },
+
+    /** Counts tokens per permit slot: a permit's token can fall behind another's. */
+    TOKENS_PER_PERMIT_SLOT {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.TOKENS_PER_PERMIT_SLOT);
+        }
+    },
+
+    /** Grants readers while a writer waits: writers starve behind a stream of readers. */
+    READERS_PASS_A_WAITING_WRITER {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.READERS_PASS_A_WAITING_WRITER);
+        }
+    },
+
+    /** Leaves a writer's waiting mark when it stops waiting: readers wait out two leases for nobody. */
+    WRITER_MARK_LEFT_BEHIND {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.ABANDON_LEAVES_THE_MARK);
+        }
+    },
+
+    /** Grants permits for the shortest lease whatever was asked: a rate limiter's grant ends before its window. */
+    PERMIT_LEASE_IGNORED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.PERMIT_LEASE_IGNORED);
+        }
+    },
+
+    /** Keeps semaphores and read-write locks in one namespace, which locks see too. */
+    FAMILIES_SHARE_ONE_NAMESPACE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.FAMILIES_SHARE_ONE_NAMESPACE);
+        }
+    },
+
+    /** Stores a semaphore's and a read-write lock's keys as the name with an unescaped suffix, where locks' keys meet them. */
+    KEYS_SUFFIXED_UNESCAPED {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.KEYS_SUFFIXED_UNESCAPED);
+        }
+    },
+
     /** Grants the newest waiter first: its queue read from the wrong end. */
     QUEUE_FROM_THE_BACK {
         @Override

@@ -42,6 +42,70 @@ final class MemoryServer {
     private final Map<String, List<String>> waiting = new HashMap<>();
 
     /**
+     * The keys of the families that admit several holders, a map per family so that the lock,
+     * the semaphore and the read-write lock of one key never meet; each family counts its own
+     * tokens per key. {@link Quirk#FAMILIES_SHARE_ONE_NAMESPACE} puts both in one map.
+     */
+    private final Map<Family, Map<String, Shared>> shared = new HashMap<>();
+
+    private final Map<Family, Map<String, Long>> sharedFences = new HashMap<>();
+
+    /** The families of holds kept apart from the locks' entries. */
+    enum Family {
+        SEMAPHORE,
+        READ_WRITE
+    }
+
+    /** A way the shared families' steps go wrong, for the broken providers in {@link Flaw}; NONE is sound. */
+    enum Quirk {
+        NONE,
+        /** A semaphore admits one holder more than its permits. */
+        ADMITS_ONE_MORE_PERMIT,
+        /** A semaphore grants a request whatever number of permits it gives. */
+        IGNORES_PERMIT_MISMATCH,
+        /** Each permit slot counts its own tokens: a grant's token is its slot's count, not the key's. */
+        TOKENS_PER_PERMIT_SLOT,
+        /** A reader is granted while a writer waits: no waiting mark is read. */
+        READERS_PASS_A_WAITING_WRITER,
+        /** Abandoning a writer's request leaves its waiting mark, which holds readers back for two leases. */
+        ABANDON_LEAVES_THE_MARK,
+        /** Permits are granted and renewed for the shortest lease, whatever lease was asked. */
+        PERMIT_LEASE_IGNORED,
+        /** Semaphores and read-write locks in one map, which locks' keys are checked against too. */
+        FAMILIES_SHARE_ONE_NAMESPACE,
+        /**
+         * A semaphore's and a read-write lock's keys are the name with a suffix ({@code :semaphore},
+         * {@code :rwlock}), unescaped, in one map that locks' keys are checked against: the lock
+         * {@code x:semaphore} meets the semaphore {@code x}.
+         */
+        KEYS_SUFFIXED_UNESCAPED
+    }
+
+    /** @return the key a shared hold is stored under: the request's, unless the quirk affixes it */
+    static String stored(String key, io.locksmith.spi.Hold.Kind kind, Quirk quirk) {
+        if (quirk != Quirk.KEYS_SUFFIXED_UNESCAPED) {
+            return key;
+        }
+        return key + (kind == io.locksmith.spi.Hold.Kind.PERMIT ? ":semaphore" : ":rwlock");
+    }
+
+    /** One key of a shared family: its holders in grant order, a semaphore's number, writers' waiting marks. */
+    static final class Shared {
+        int permits;
+        final Map<String, SharedHold> holders = new java.util.LinkedHashMap<>();
+        /** Each waiting writer's mark: when it ends, a {@link System#nanoTime()}. */
+        final Map<String, Long> marks = new HashMap<>();
+
+        void purge(long now) {
+            holders.values().removeIf(h -> !h.entry().liveAt(now));
+            marks.values().removeIf(until -> until - now <= 0);
+        }
+    }
+
+    /** One holder of a shared key: its kind, slot (for a semaphore) and entry. */
+    record SharedHold(io.locksmith.spi.Hold.Kind kind, int slot, Entry entry) {}
+
+    /**
      * Takes a free or expired key, or restarts the lease of the request's own owner, in one step.
      *
      * @return a grant, or the holder's remaining lease
@@ -70,6 +134,9 @@ final class MemoryServer {
 
     /** Removes the key if the lease's owner holds it. */
     boolean release(HeldLease l) {
+        if (l.hold().kind() != io.locksmith.spi.Hold.Kind.EXCLUSIVE) {
+            return releaseShared(l.key(), l.hold().kind(), l.owner(), Quirk.NONE);
+        }
         synchronized (this) {
             Entry e = entries.get(l.key());
             if (e == null || !e.owner().equals(l.owner())) {
@@ -156,6 +223,192 @@ final class MemoryServer {
     Runnable listen(String key, Runnable onRelease) {
         listeners.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(onRelease);
         return () -> listeners.getOrDefault(key, List.of()).remove(onRelease);
+    }
+
+    // ---- the families that admit several holders: semaphores and read-write locks ----
+
+    static Family family(io.locksmith.spi.Hold.Kind kind) {
+        return kind == io.locksmith.spi.Hold.Kind.PERMIT ? Family.SEMAPHORE : Family.READ_WRITE;
+    }
+
+    private Map<String, Shared> keys(io.locksmith.spi.Hold.Kind kind, Quirk quirk) {
+        Family f = quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE || quirk == Quirk.KEYS_SUFFIXED_UNESCAPED
+                ? Family.SEMAPHORE
+                : family(kind);
+        return shared.computeIfAbsent(f, x -> new HashMap<>());
+    }
+
+    /** @return whether any shared family holds the key: for the broken provider whose families meet */
+    synchronized boolean heldByAnyFamily(String key) {
+        long now = System.nanoTime();
+        for (Map<String, Shared> keys : shared.values()) {
+            Shared k = keys.get(key);
+            if (k != null) {
+                k.purge(now);
+                if (!k.holders.isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Grants a permit, a read or a write in one step, or says who keeps it; restarts the lease of
+     * the request's own owner. A mismatched number of permits fails with
+     * {@link io.locksmith.PermitMismatchException}; a write that finds the key held marks it, and
+     * no reader of another owner is granted while the mark lasts (twice the writer's lease from
+     * its latest attempt).
+     */
+    synchronized AcquireResult acquireShared(AcquireRequest r, String backend, Quirk quirk) {
+        long now = System.nanoTime();
+        io.locksmith.spi.Hold hold = r.hold();
+        io.locksmith.spi.Hold.Kind kind = hold.kind();
+        long lease = quirk == Quirk.PERMIT_LEASE_IGNORED && kind == io.locksmith.spi.Hold.Kind.PERMIT
+                ? MemoryBackend.MINIMUM_LEASE.toNanos()
+                : r.lease().toNanos();
+        String key = stored(r.key(), kind, quirk);
+        if ((quirk == Quirk.FAMILIES_SHARE_ONE_NAMESPACE || quirk == Quirk.KEYS_SUFFIXED_UNESCAPED)
+                && holder(key) != null) {
+            return Held.UNKNOWN;
+        }
+        Shared k = keys(kind, quirk).computeIfAbsent(key, x -> new Shared());
+        k.purge(now);
+        SharedHold own = k.holders.get(r.owner());
+        if (own != null) {
+            // the same wait's earlier attempt took effect: its grant, with the lease restarted
+            k.holders.put(
+                    r.owner(),
+                    new SharedHold(
+                            own.kind(),
+                            own.slot(),
+                            new Entry(r.owner(), own.entry().token(), now + lease)));
+            k.marks.remove(r.owner());
+            return Grant.of(own.entry().token());
+        }
+        if (kind == io.locksmith.spi.Hold.Kind.PERMIT
+                && !k.holders.isEmpty()
+                && k.permits != hold.permits()
+                && quirk != Quirk.IGNORES_PERMIT_MISMATCH) {
+            throw new io.locksmith.PermitMismatchException(r.name(), k.permits, hold.permits(), backend);
+        }
+        boolean free = switch (kind) {
+            case PERMIT -> k.holders.size() < hold.permits() + (quirk == Quirk.ADMITS_ONE_MORE_PERMIT ? 1 : 0);
+            case READ ->
+                k.holders.values().stream().noneMatch(h -> h.kind() != io.locksmith.spi.Hold.Kind.READ)
+                        && (quirk == Quirk.READERS_PASS_A_WAITING_WRITER
+                                || k.marks.keySet().stream().allMatch(r.owner()::equals));
+            default -> k.holders.isEmpty();
+        };
+        if (!free) {
+            if (kind == io.locksmith.spi.Hold.Kind.WRITE) {
+                k.marks.put(r.owner(), now + 2 * r.lease().toNanos());
+            }
+            long soonest = k.holders.values().stream()
+                    .mapToLong(h -> h.entry().expiresAt() - now)
+                    .min()
+                    .orElse(0);
+            return soonest > 0 ? Held.remaining(Duration.ofNanos(soonest)) : Held.UNKNOWN;
+        }
+        if (k.holders.isEmpty()) {
+            k.permits = hold.permits();
+        }
+        int slot = 0;
+        while (slotTaken(k, slot)) {
+            slot++;
+        }
+        long token = quirk == Quirk.TOKENS_PER_PERMIT_SLOT
+                ? sharedFences
+                        .computeIfAbsent(family(kind), x -> new HashMap<>())
+                        .merge(r.key() + "\u0000" + slot, 1L, Long::sum)
+                : sharedFences
+                        .computeIfAbsent(family(kind), x -> new HashMap<>())
+                        .merge(r.key(), 1L, Long::sum);
+        k.holders.put(r.owner(), new SharedHold(kind, slot, new Entry(r.owner(), token, now + lease)));
+        k.marks.remove(r.owner());
+        return Grant.of(token);
+    }
+
+    private static boolean slotTaken(Shared k, int slot) {
+        return k.holders.values().stream().anyMatch(h -> h.slot() == slot);
+    }
+
+    /** Extends a shared hold for {@link HeldLease#lease()} if its owner still holds it. */
+    synchronized RenewOutcome renewShared(HeldLease l, Quirk quirk) {
+        long now = System.nanoTime();
+        Shared k = keys(l.hold().kind(), quirk).get(stored(l.key(), l.hold().kind(), quirk));
+        if (k == null) {
+            return RenewOutcome.NOT_OWNED;
+        }
+        k.purge(now);
+        SharedHold h = k.holders.get(l.owner());
+        if (h == null || h.kind() != l.hold().kind()) {
+            return RenewOutcome.NOT_OWNED;
+        }
+        long lease = quirk == Quirk.PERMIT_LEASE_IGNORED && h.kind() == io.locksmith.spi.Hold.Kind.PERMIT
+                ? MemoryBackend.MINIMUM_LEASE.toNanos()
+                : l.lease().toNanos();
+        k.holders.put(
+                l.owner(),
+                new SharedHold(
+                        h.kind(), h.slot(), new Entry(l.owner(), h.entry().token(), now + lease)));
+        return RenewOutcome.RENEWED;
+    }
+
+    /** Removes the owner's shared hold of the key, if it has one. */
+    boolean releaseShared(String key, io.locksmith.spi.Hold.Kind kind, String owner, Quirk quirk) {
+        boolean released;
+        synchronized (this) {
+            Shared k = keys(kind, quirk).get(stored(key, kind, quirk));
+            SharedHold h = k == null ? null : k.holders.get(owner);
+            released = h != null && h.kind() == kind;
+            if (released) {
+                k.holders.remove(owner);
+            }
+        }
+        if (released) {
+            fire(key);
+        }
+        return released;
+    }
+
+    /** Ends a request that stopped waiting: its grant if one took effect unanswered, and a writer's mark. */
+    void abandonShared(AcquireRequest r, Quirk quirk) {
+        synchronized (this) {
+            Shared k = keys(r.hold().kind(), quirk).get(stored(r.key(), r.hold().kind(), quirk));
+            if (k != null && quirk != Quirk.ABANDON_LEAVES_THE_MARK) {
+                k.marks.remove(r.owner());
+            }
+        }
+        releaseShared(r.key(), r.hold().kind(), r.owner(), quirk);
+        fire(r.key()); // readers held back by the mark may go now
+    }
+
+    /** @return the key's live holders of the kind's family, in grant order */
+    synchronized List<io.locksmith.spi.LockInspector.Holder> sharedHolders(
+            String key, io.locksmith.spi.Hold.Kind kind) {
+        long now = System.nanoTime();
+        Shared k = keys(kind, Quirk.NONE).get(key);
+        if (k == null) {
+            return List.of();
+        }
+        k.purge(now);
+        return k.holders.values().stream()
+                .map(h -> new io.locksmith.spi.LockInspector.Holder(
+                        h.kind(),
+                        new io.locksmith.spi.LockInspector.HolderState(
+                                h.entry().owner(),
+                                h.entry().token(),
+                                Duration.ofNanos(Math.max(0, h.entry().expiresAt() - now)))))
+                .toList();
+    }
+
+    /** Deletes the key's shared holders in every family, as an operator would; the fence counters stay. */
+    void removeShared(String key) {
+        synchronized (this) {
+            shared.values().forEach(keys -> keys.remove(key));
+        }
+        fire(key);
     }
 
     private void granted(String key, Entry grant) {

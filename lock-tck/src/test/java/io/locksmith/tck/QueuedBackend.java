@@ -46,6 +46,12 @@ final class QueuedBackend extends ForwardingLockBackend implements QueuedAcquire
         return Optional.of(this);
     }
 
+    /** Locks only: its queue grants one holder at a time, which a semaphore's or a reader's entry is not. */
+    @Override
+    public java.util.Set<io.locksmith.spi.Hold.Kind> holds() {
+        return java.util.Set.of(io.locksmith.spi.Hold.Kind.EXCLUSIVE);
+    }
+
     @Override
     public Ticket enqueue(AcquireRequest request) {
         sound.reachable(request.name());

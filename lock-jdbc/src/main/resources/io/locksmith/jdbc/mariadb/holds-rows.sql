@@ -1,0 +1,16 @@
+-- Second step of an attempt: reads and locks the key's holders and marks, in owner order. A
+-- locking read sees each row's latest commit (a renewal that committed while it waited), not the
+-- transaction's snapshot.
+--
+-- :family    CHAR(1)   'S' semaphore, 'R' read-write lock
+-- :key_hash  CHAR(64)  SHA-256 of the key, hex
+--
+-- Returns owner, kind, token, remaining_ms (the lease left by the database's clock) and live
+-- (whether the lease still runs) per row.
+SELECT owner, kind, token,
+       TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000 AS remaining_ms,
+       expires_at > UTC_TIMESTAMP(6) AS live
+  FROM {table}
+ WHERE family = :family AND hold_key = :key_hash AND owner <> ''
+ ORDER BY owner
+   FOR UPDATE

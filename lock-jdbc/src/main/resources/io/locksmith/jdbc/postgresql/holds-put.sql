@@ -1,0 +1,16 @@
+-- Writes the acquisition's own row: a grant (new, or the same grant again for a retried
+-- attempt, its lease restarted) or a waiting writer's mark (token 0, twice the writer's lease).
+-- A writer's mark becomes its grant in place: one row per owner.
+--
+-- :family    CHAR(1)   'S' semaphore, 'R' read-write lock
+-- :key_hash  CHAR(64)  SHA-256 of the key, hex
+-- :owner     TEXT      the acquisition's owner id
+-- :kind      CHAR(1)   'P', 'R', 'W', or 'M' for a mark
+-- :permits   INTEGER   the permits asked for (semaphores); 0 otherwise
+-- :token     BIGINT    the grant's token; 0 for a mark
+-- :lease_ms  BIGINT    how long the row lasts, in milliseconds from now by the database's clock
+INSERT INTO {table} AS h (family, hold_key, owner, kind, hold_name, permits, token, expires_at)
+VALUES (:family, :key_hash, :owner, :kind, NULL, :permits, :token,
+        statement_timestamp() + make_interval(secs => CAST(:lease_ms AS DOUBLE PRECISION) / 1000))
+ON CONFLICT (family, hold_key, owner) DO UPDATE
+   SET kind = EXCLUDED.kind, permits = EXCLUDED.permits, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at

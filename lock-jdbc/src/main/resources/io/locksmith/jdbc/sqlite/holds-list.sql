@@ -1,0 +1,11 @@
+-- Lists a key's holders for operations tools, in grant order; changes nothing. Marks and rows
+-- whose lease ran out by the database's clock are no holders.
+--
+-- :family    TEXT  'S' semaphore, 'R' read-write lock
+-- :key_hash  TEXT  SHA-256 of the key, hex
+--
+-- Returns owner, kind, token and remaining_ms per holder.
+SELECT owner, kind, token, expires_at - CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS remaining_ms
+  FROM {table}
+ WHERE family = :family AND hold_key = :key_hash AND owner <> '' AND kind <> 'M' AND expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+ ORDER BY token

@@ -1,0 +1,14 @@
+-- Extends one permit, read or write lease if its owner still holds it; run as a JDBC batch, one
+-- row per held lease. Marks (token 0) are never renewed.
+--
+-- :family    TEXT     'S' semaphore, 'R' read-write lock
+-- :key_hash  TEXT     SHA-256 of the key, hex
+-- :owner     TEXT     the holding acquisition
+-- :token     INTEGER  the grant's fencing token
+-- :lease_ms  INTEGER  the new lease in milliseconds, from now by the database's clock
+--
+-- Update count 1: renewed; 0: no longer this owner's (or its lease already ran out).
+UPDATE {table}
+   SET expires_at = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + :lease_ms
+ WHERE family = :family AND hold_key = :key_hash AND owner = :owner AND token = :token
+   AND kind <> 'M' AND expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
