@@ -23,6 +23,7 @@ final class HeldNode {
     private final QueueWatch queueWatch = new QueueWatch();
     private final Watcher ownWatch = this::ownNodeChanged;
     private volatile NodeOps.LockNode node;
+    private volatile long token;
     private volatile boolean ended;
 
     private HeldNode(NodeOps ops, BackendEvents events, AcquireRequest request) {
@@ -44,6 +45,20 @@ final class HeldNode {
     static Grant hold(NodeOps ops, BackendEvents events, AcquireRequest request, NodeOps.LockNode node) {
         HeldNode held = new HeldNode(ops, events, request);
         held.node = node;
+        held.token = node.czxid();
+        held.watchOwnNode();
+        return held.grant();
+    }
+
+    /**
+     * A semaphore's or read-write lock's node, granted: watches it and makes the grant, whose token
+     * is the transaction that marked it granted ({@link NodeOps#markGranted}).
+     */
+    static Grant holdShared(
+            NodeOps ops, BackendEvents events, AcquireRequest request, NodeOps.LockNode node, long token) {
+        HeldNode held = new HeldNode(ops, events, request);
+        held.node = node;
+        held.token = token;
         held.watchOwnNode();
         return held.grant();
     }
@@ -61,6 +76,7 @@ final class HeldNode {
     /** Holds with a node that is the lowest, the watch on its queue having been left while acquiring. */
     Grant holdWatched(NodeOps.LockNode lowest) {
         node = lowest;
+        token = lowest.czxid();
         if (queueWatch.fired) { // it fired before it knew whose it was
             watchOwnNode();
         }
@@ -78,7 +94,7 @@ final class HeldNode {
     }
 
     private Grant grant() {
-        return new Grant(node.czxid(), this);
+        return new Grant(token, this);
     }
 
     private final class QueueWatch implements Watcher {

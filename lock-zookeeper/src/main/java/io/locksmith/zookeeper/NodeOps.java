@@ -73,8 +73,22 @@ final class NodeOps {
      * is recognised as ours ({@link LockPaths#predecessor}).
      */
     LockNode create(String lockPath, AcquireRequest request) {
-        byte[] owner = request.owner().getBytes(StandardCharsets.UTF_8);
         String protection = LockPaths.protection();
+        return create(lockPath, protection, LockPaths.nodePrefix(lockPath, protection), request);
+    }
+
+    /**
+     * Creates the request's node in the queue of a semaphore or a read-write lock, as {@link
+     * #create(String, AcquireRequest)} does for a lock; its name says what it holds ({@link
+     * SharedPaths}).
+     */
+    LockNode createShared(String parent, AcquireRequest request) {
+        String protection = LockPaths.protection();
+        return create(parent, protection, SharedPaths.nodePrefix(parent, protection, request.hold()), request);
+    }
+
+    private LockNode create(String lockPath, String protection, String prefix, AcquireRequest request) {
+        byte[] owner = request.owner().getBytes(StandardCharsets.UTF_8);
         for (int attempt = 0; ; attempt++) {
             Stat stat = new Stat();
             try {
@@ -82,7 +96,7 @@ final class NodeOps {
                         .storingStatIn(stat)
                         .creatingParentContainersIfNeeded()
                         .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                        .forPath(LockPaths.nodePrefix(lockPath, protection), owner);
+                        .forPath(prefix, owner);
                 return withToken(
                         new LockNode(lockPath, path, stat.getCzxid(), stat.getEphemeralOwner()), request.name());
             } catch (KeeperException.NoNodeException e) {
@@ -134,8 +148,20 @@ final class NodeOps {
      * @return the node, once the server has made it; pass it through {@link #withToken}
      */
     CompletableFuture<LockNode> createInBackground(String lockPath, AcquireRequest request) {
-        CompletableFuture<LockNode> created = new CompletableFuture<>();
         String protection = LockPaths.protection();
+        return createInBackground(lockPath, protection, LockPaths.nodePrefix(lockPath, protection), request);
+    }
+
+    /** {@link #createInBackground(String, AcquireRequest)} for a semaphore's or read-write lock's queue. */
+    CompletableFuture<LockNode> createSharedInBackground(String parent, AcquireRequest request) {
+        String protection = LockPaths.protection();
+        return createInBackground(
+                parent, protection, SharedPaths.nodePrefix(parent, protection, request.hold()), request);
+    }
+
+    private CompletableFuture<LockNode> createInBackground(
+            String lockPath, String protection, String prefix, AcquireRequest request) {
+        CompletableFuture<LockNode> created = new CompletableFuture<>();
         try {
             client.create()
                     .creatingParentContainersIfNeeded()
@@ -157,9 +183,7 @@ final class NodeOps {
                             created.completeExceptionally(e);
                         }
                     })
-                    .forPath(
-                            LockPaths.nodePrefix(lockPath, protection),
-                            request.owner().getBytes(StandardCharsets.UTF_8));
+                    .forPath(prefix, request.owner().getBytes(StandardCharsets.UTF_8));
         } catch (Exception e) {
             created.completeExceptionally(e);
         }
@@ -206,6 +230,73 @@ final class NodeOps {
     private long answerBoundMillis() {
         var zk = client.getZookeeperClient();
         return 2L * (zk.getConnectionTimeoutMs() + zk.getLastNegotiatedSessionTimeoutMs());
+    }
+
+    /**
+     * Marks a shared node granted: rewrites its data (the owner) and returns the transaction that
+     * did, the grant's fencing token. Taken at grant time, not at the create, because shared grants
+     * are not made in the order their nodes were created (one release can let two permits go, a
+     * reader ahead of a writer is granted after it queued). Nobody else writes a node's data, so a
+     * node whose mzxid differs from its czxid has been granted.
+     */
+    long markGranted(String path, AcquireRequest request) {
+        try {
+            return client.setData()
+                    .forPath(path, request.owner().getBytes(StandardCharsets.UTF_8))
+                    .getMzxid();
+        } catch (Exception e) {
+            throw Failures.of("granting " + request.hold() + " of '" + request.name() + "'", description, e);
+        }
+    }
+
+    /**
+     * Watches a node for deletion and for a change of its data (its grant, for a shared node).
+     *
+     * @return its stat when the watch was set, or null if it did not exist
+     */
+    Stat watchChanges(String path, Watcher watcher, String lockName) {
+        try {
+            return client.checkExists().usingWatcher(watcher).forPath(path);
+        } catch (Exception e) {
+            throw Failures.of("watching the queue of '" + lockName + "'", description, e);
+        }
+    }
+
+    /**
+     * Watches several nodes as {@link #watchChanges} does, in one round trip: the requests are
+     * sent together and answered in order.
+     *
+     * @return one stat per path, null where the node did not exist
+     */
+    List<Stat> watchChanges(List<String> paths, Watcher watcher, String lockName) {
+        List<CompletableFuture<Stat>> answers = new ArrayList<>(paths.size());
+        for (String path : paths) {
+            CompletableFuture<Stat> answer = new CompletableFuture<>();
+            answers.add(answer);
+            try {
+                client.checkExists()
+                        .usingWatcher(watcher)
+                        .inBackground((c, event) -> {
+                            int rc = event.getResultCode();
+                            if (rc == KeeperException.Code.OK.intValue()) {
+                                answer.complete(event.getStat());
+                            } else if (rc == KeeperException.Code.NONODE.intValue()) {
+                                answer.complete(null);
+                            } else {
+                                answer.completeExceptionally(
+                                        KeeperException.create(KeeperException.Code.get(rc), event.getPath()));
+                            }
+                        })
+                        .forPath(path);
+            } catch (Exception e) {
+                answer.completeExceptionally(e);
+            }
+        }
+        List<Stat> out = new ArrayList<>(paths.size());
+        for (CompletableFuture<Stat> answer : answers) {
+            out.add(await(answer, "watching the queue of '" + lockName + "'"));
+        }
+        return out;
     }
 
     /** Watches a node for deletion; @return whether it existed when the watch was set */

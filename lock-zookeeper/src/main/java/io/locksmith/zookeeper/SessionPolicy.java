@@ -36,15 +36,17 @@ final class SessionPolicy implements ConnectionStateListener {
     private static final Logger log = LoggerFactory.getLogger(SessionPolicy.class);
 
     private final BackendContext context;
-    private final LockQueue queue;
+    private final Runnable reconnected;
     private final Leftovers leftovers;
     private final Duration grace;
     private final String description;
     private final AtomicLong connection = new AtomicLong();
 
-    SessionPolicy(BackendContext context, LockQueue queue, Leftovers leftovers, Duration grace, String description) {
+    /** @param reconnected makes every waiter look at its queue again */
+    SessionPolicy(
+            BackendContext context, Runnable reconnected, Leftovers leftovers, Duration grace, String description) {
         this.context = context;
-        this.queue = queue;
+        this.reconnected = reconnected;
         this.leftovers = leftovers;
         this.grace = grace;
         this.description = description;
@@ -56,7 +58,7 @@ final class SessionPolicy implements ConnectionStateListener {
             case SUSPENDED, READ_ONLY -> suspended(connection.incrementAndGet());
             case RECONNECTED, CONNECTED -> {
                 connection.incrementAndGet();
-                queue.reconnected();
+                reconnected.run();
                 leftovers.retry();
             }
             case LOST -> {

@@ -8,14 +8,17 @@ import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.BackendContext;
 import io.locksmith.spi.Held;
 import io.locksmith.spi.HeldLease;
+import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.QueuedAcquirer;
 import io.locksmith.spi.RenewOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -42,6 +45,10 @@ final class ZooKeeperBackend implements LockBackend {
     private final NodeOps ops;
     private final BackendContext context;
     private final LockQueue queue;
+    private final SharedQueue shared;
+    /** Locks wait in {@link LockQueue}, semaphores and read-write locks in {@link SharedQueue}. */
+    private final QueuedAcquirer queues;
+
     private final SessionPolicy policy;
     private final Duration session;
     private final Runnable closeClient;
@@ -58,7 +65,15 @@ final class ZooKeeperBackend implements LockBackend {
         this.session = session;
         this.closeClient = closeClient;
         this.queue = new LockQueue(ops, context);
-        this.policy = new SessionPolicy(context, queue, ops.leftovers(), grace != null ? grace : session, description);
+        this.shared = new SharedQueue(ops, context);
+        this.queues = request ->
+                request.hold().kind() == Hold.Kind.EXCLUSIVE ? queue.enqueue(request) : shared.enqueue(request);
+        Runnable reconnected = () -> {
+            queue.reconnected();
+            shared.reconnected();
+        };
+        this.policy =
+                new SessionPolicy(context, reconnected, ops.leftovers(), grace != null ? grace : session, description);
         client.getConnectionStateListenable().addListener(policy);
     }
 
@@ -131,6 +146,9 @@ final class ZooKeeperBackend implements LockBackend {
      */
     @Override
     public AcquireResult tryAcquire(AcquireRequest request) {
+        if (request.hold().kind() != Hold.Kind.EXCLUSIVE) {
+            return shared.tryAcquire(request);
+        }
         String lockPath = LockPaths.lock(request.key());
         String queueing = "queueing for lock '" + request.name() + "'";
         HeldNode held = HeldNode.acquiring(ops, context.events(), request);
@@ -177,8 +195,9 @@ final class ZooKeeperBackend implements LockBackend {
     }
 
     /**
-     * One read-only multi for the whole batch: each node must still exist, be this session's, and be
-     * the grant's. The answer, on the session, also proves the session alive; the core counts the
+     * One read-only multi for the whole batch, of every kind: each node must still exist, be this
+     * session's, and be the grant's (a lock's token is its node's czxid, a shared grant's the mzxid
+     * of the write that granted it). The answer, on the session, also proves the session alive; the core counts the
      * lease from the call's send.
      */
     @Override
@@ -193,13 +212,17 @@ final class ZooKeeperBackend implements LockBackend {
         for (int i = 0; i < leases.size(); i++) {
             Stat s = stats.get(i);
             HeldLease l = leases.get(i);
-            if (s != null && s.getEphemeralOwner() == sessionId && s.getCzxid() == l.token()) {
+            if (s != null && s.getEphemeralOwner() == sessionId && tokenOf(s, l) == l.token()) {
                 out.add(RenewOutcome.RENEWED);
             } else {
                 out.add(RenewOutcome.NOT_OWNED);
             }
         }
         return out;
+    }
+
+    private static long tokenOf(Stat node, HeldLease lease) {
+        return lease.hold().kind() == Hold.Kind.EXCLUSIVE ? node.getCzxid() : node.getMzxid();
     }
 
     /** Deletes the grant's own node: its path is unique to the acquisition, so no other owner's node can go. */
@@ -231,13 +254,19 @@ final class ZooKeeperBackend implements LockBackend {
 
     @Override
     public Optional<QueuedAcquirer> queue() {
-        return Optional.of(queue);
+        return Optional.of(queues);
+    }
+
+    @Override
+    public Set<Hold.Kind> holds() {
+        return EnumSet.allOf(Hold.Kind.class);
     }
 
     @Override
     public void close() {
         ops.client().getConnectionStateListenable().removeListener(policy);
         queue.close();
+        shared.close();
         // a last try for nodes still to delete: a client handed in keeps its session, and with it the nodes
         ops.leftovers().retry();
         closeClient.run();
