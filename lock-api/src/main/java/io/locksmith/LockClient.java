@@ -174,8 +174,8 @@ public interface LockClient extends AutoCloseable {
      * {@link LeaderElection#start() started}. Leadership is the lock of that name.
      *
      * @param name as for {@link #lock(String)}
-     * @param identity how this participant is known to others (a host name, a pod name): 1 to 100
-     *     characters, no control characters
+     * @param identity how this participant is known to others (a host name, a pod name): 1 to 64
+     *     bytes of UTF-8, no control characters
      * @return the participant, not yet standing
      * @throws IllegalArgumentException if the name or identity is invalid
      * @throws IllegalStateException if the client is closed

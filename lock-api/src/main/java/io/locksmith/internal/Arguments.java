@@ -49,14 +49,15 @@ public final class Arguments {
     /**
      * Checks a leader election participant's identity.
      *
-     * @param identity 1 to 100 characters, no control characters
+     * @param identity 1 to 64 bytes of UTF-8, no control characters (percent-encoded in the lock's
+     *     owner, it then fits every backend's owner column)
      * @return the identity
      */
     public static String identity(String identity) {
         java.util.Objects.requireNonNull(identity, "identity");
-        if (identity.isEmpty() || identity.length() > 100) {
-            throw new IllegalArgumentException(
-                    "identity must be 1 to 100 characters, was " + identity.length() + " long");
+        int bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (identity.isEmpty() || bytes > 64) {
+            throw new IllegalArgumentException("identity must be 1 to 64 bytes of UTF-8, was " + bytes + " bytes long");
         }
         for (int i = 0; i < identity.length(); i++) {
             if (Character.isISOControl(identity.charAt(i))) {

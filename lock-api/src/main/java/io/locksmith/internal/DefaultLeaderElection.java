@@ -7,6 +7,9 @@ import io.locksmith.LockInterruptedException;
 import io.locksmith.LockStatus;
 import io.locksmith.LockTimeoutException;
 import io.locksmith.LossReason;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A participant in a leader election: it stands by waiting for the election's lock, leads while
  * it holds it, and stands again when it loses it. Its acquisitions' owners end in
- * {@value #SEPARATOR} and its identity, so that the lock's status tells who leads.
+ * {@value #SEPARATOR} and its identity, percent-encoded as UTF-8 ({@link URLEncoder}), so that the
+ * lock's status tells who leads and every backend can store the owner as ASCII.
  */
 final class DefaultLeaderElection implements LeaderElection {
 
@@ -55,7 +59,12 @@ final class DefaultLeaderElection implements LeaderElection {
         this.runtime = runtime;
         this.identity = identity;
         this.lock = new DefaultDistributedLock(
-                runtime, name, runtime.options.lease(), true, io.locksmith.spi.Hold.EXCLUSIVE, SEPARATOR + identity);
+                runtime,
+                name,
+                runtime.options.lease(),
+                true,
+                io.locksmith.spi.Hold.EXCLUSIVE,
+                SEPARATOR + URLEncoder.encode(identity, StandardCharsets.UTF_8));
     }
 
     @Override
@@ -230,7 +239,14 @@ final class DefaultLeaderElection implements LeaderElection {
     /** @return the identity in a participant's acquisition owner, if it is one */
     static Optional<String> identityOf(String owner) {
         int at = owner.indexOf(SEPARATOR);
-        return at < 0 ? Optional.empty() : Optional.of(owner.substring(at + SEPARATOR.length()));
+        if (at < 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(URLDecoder.decode(owner.substring(at + SEPARATOR.length()), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException notOurs) {
+            return Optional.empty(); // an owner some other writer made
+        }
     }
 
     @Override

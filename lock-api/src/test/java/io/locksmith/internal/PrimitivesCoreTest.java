@@ -102,7 +102,9 @@ class PrimitivesCoreTest {
         assertThatThrownBy(() -> client.rateLimiter("r", 1, Duration.ZERO)).hasMessageContaining("per");
         assertThatThrownBy(() -> client.leaderElection("e", "")).hasMessageContaining("identity");
         assertThatThrownBy(() -> client.leaderElection("e", "a\nb")).hasMessageContaining("control character");
-        assertThatThrownBy(() -> client.leaderElection("e", "x".repeat(101))).hasMessageContaining("1 to 100");
+        assertThatThrownBy(() -> client.leaderElection("e", "x".repeat(65))).hasMessageContaining("1 to 64 bytes");
+        assertThatThrownBy(() -> client.leaderElection("e", "ü".repeat(33))).hasMessageContaining("66 bytes");
+        assertThat(client.leaderElection("e", "ü".repeat(32)).identity()).hasSize(32);
         backend.minimumLease = Duration.ofSeconds(15);
         assertThatThrownBy(() -> client.rateLimiter("r", 1, Duration.ofSeconds(1)))
                 .isInstanceOf(LockConfigurationException.class)
@@ -294,6 +296,9 @@ class PrimitivesCoreTest {
         assertThat(other.leader())
                 .as("another participant reads it from the backend")
                 .hasValue("host-1");
+        assertThat(DefaultLeaderElection.identityOf("1-ab-7/n%C5%93ud-%C3%A4%2F1+%E2%9C%93"))
+                .as("the owner holds the identity percent-encoded, ASCII on every backend")
+                .hasValue("nœud-ä/1 ✓");
 
         // the backend says the lease is another's: revoked, and standing again it is elected anew
         backend.renewHook = leases -> {

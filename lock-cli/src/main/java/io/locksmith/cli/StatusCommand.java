@@ -29,7 +29,10 @@ import picocli.CommandLine.Spec;
         })
 final class StatusCommand implements Callable<Integer> {
 
-    /** Ends a leader election's owner before the participant's identity, as the core writes it. */
+    /**
+     * Ends a leader election's owner before the participant's identity, which the core writes
+     * percent-encoded as UTF-8.
+     */
     private static final String IDENTITY_SEPARATOR = "/";
 
     /**
@@ -116,6 +119,14 @@ final class StatusCommand implements Callable<Integer> {
     private static Optional<String> leaderOf(LockStatus status) {
         return status.owner()
                 .filter(owner -> owner.contains(IDENTITY_SEPARATOR))
-                .map(owner -> owner.substring(owner.indexOf(IDENTITY_SEPARATOR) + IDENTITY_SEPARATOR.length()));
+                .map(owner -> owner.substring(owner.indexOf(IDENTITY_SEPARATOR) + IDENTITY_SEPARATOR.length()))
+                .flatMap(encoded -> {
+                    try {
+                        return Optional.of(
+                                java.net.URLDecoder.decode(encoded, java.nio.charset.StandardCharsets.UTF_8));
+                    } catch (IllegalArgumentException notAnIdentity) {
+                        return Optional.empty();
+                    }
+                });
     }
 }
