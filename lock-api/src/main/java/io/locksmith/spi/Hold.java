@@ -90,11 +90,6 @@ public final class Hold {
         return permits;
     }
 
-    /** @return whether this hold admits other holders of the key beside it */
-    public boolean shared() {
-        return kind == Kind.READ || (kind == Kind.PERMIT && permits > 1);
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof Hold h && h.kind == kind && h.permits == permits;
