@@ -17,11 +17,19 @@ import java.util.Map;
  *
  * <p>The resource may use {@code {table}} for the lock table's name, which is checked to be a
  * plain (optionally schema-qualified) identifier before it is put in, and {@code {channel}} for
- * the PostgreSQL notification channel (letters, digits and {@code _} only); nothing else is ever
- * put into SQL text. Comments ({@code --} to the end of the line) are dropped; quoted text and
+ * the PostgreSQL notification channel (letters, digits and {@code _} only), and {@code {now_ms}}
+ * for SQLite's clock ({@link #SQLITE_NOW_MS}); nothing else is ever put into SQL text. Comments ({@code --} to the end of the line) are dropped; quoted text and
  * {@code ::} casts are left alone.
  */
 final class NamedSql {
+
+    /**
+     * SQLite's clock as Unix milliseconds. SQLite keeps {@code 'now'} in whole milliseconds and
+     * hands it out as a Julian day, a floating-point number of days; converted back, it lands a
+     * hair either side of the millisecond, and a plain {@code CAST} would truncate half of them to
+     * the millisecond before. {@code ROUND} gives the millisecond itself.
+     */
+    static final String SQLITE_NOW_MS = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)";
 
     private final String resource;
     private final String text;
@@ -54,7 +62,8 @@ final class NamedSql {
             }
             String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace("{table}", table)
-                    .replace("{channel}", channel);
+                    .replace("{channel}", channel)
+                    .replace("{now_ms}", SQLITE_NOW_MS);
             return parse(resource, raw);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

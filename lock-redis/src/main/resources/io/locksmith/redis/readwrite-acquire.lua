@@ -13,7 +13,8 @@
 -- Returns {1, token} when granted; {0, ms} when not, ms being the remaining lease of the holder
 -- whose lease ends first, or of the waiting mark that keeps a reader out when nobody holds.
 --
--- Time is the server's (TIME). Ended holders and marks are removed first. A writer's mark lasts
+-- Time is the server's (TIME), in whole milliseconds rounded down, so a lease ends a millisecond
+-- after now + its length, as in semaphore-acquire.lua. Ended holders and marks are removed first. A writer's mark lasts
 -- twice its lease from its latest attempt and is removed when it is granted (or by abandon).
 -- The keys expire when the last lease or mark ends.
 local owner = ARGV[1]
@@ -40,7 +41,7 @@ local function keep(key)
 end
 
 local function grant(token)
-  redis.call('zadd', KEYS[1], now + lease, owner)
+  redis.call('zadd', KEYS[1], now + 1 + lease, owner)
   local last = keep(KEYS[1])
   redis.call('pexpireat', KEYS[2], last)
   if redis.call('zrem', KEYS[3], owner) == 1 then

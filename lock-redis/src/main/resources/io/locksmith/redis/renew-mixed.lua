@@ -11,7 +11,8 @@
 -- ARGV[4i]       new lease, milliseconds
 --
 -- Returns a list with, for each lease, 1 if it was the caller's and is extended, 0 if not. A
--- holder's lease counts as ended from its end by the server's clock (TIME), as in the acquire scripts.
+-- holder's lease counts as ended from its end by the server's clock (TIME), and a renewed one ends a
+-- millisecond after now + its length, as in the acquire scripts.
 local renewed = {}
 local now
 for i = 1, #KEYS / 2 do
@@ -34,7 +35,7 @@ for i = 1, #KEYS / 2 do
     local own = redis.call('hget', grants, 'o:' .. value)
     local ends = redis.call('zscore', key, value)
     if own and ends and tonumber(ends) > now and string.sub(own, 3) == ARGV[4 * i - 1] then
-      redis.call('zadd', key, now + lease, value)
+      redis.call('zadd', key, now + 1 + lease, value)
       local last = redis.call('zrange', key, -1, -1, 'withscores')
       redis.call('pexpireat', key, last[2])
       redis.call('pexpireat', grants, last[2])

@@ -13,9 +13,11 @@
 -- remaining lease of the holder whose lease ends first; {2, permits} when the key has holders
 -- that agreed on another number of permits (nothing is changed).
 --
--- Time is the server's (TIME), so leases do not depend on the clients' clocks. Holders whose lease
--- has ended are removed first. If the caller already holds a permit, an earlier attempt of the
--- same wait ran although its reply was lost: that is its grant, under its token, lease restarted.
+-- Time is the server's (TIME), so leases do not depend on the clients' clocks. It is read in whole
+-- milliseconds, rounded down, so a lease ends a millisecond after now + its length: never before
+-- its whole length has passed. Holders whose lease has ended are removed first. If the caller
+-- already holds a permit, an earlier attempt of the same wait ran although its reply was lost:
+-- that is its grant, under its token, lease restarted.
 -- Both keys expire when the last lease ends, so an abandoned semaphore leaves nothing behind.
 local owner = ARGV[1]
 local lease = tonumber(ARGV[2])
@@ -41,7 +43,7 @@ local held = redis.call('zcard', KEYS[1])
 if held > 0 then
   local own = redis.call('hget', KEYS[2], 'o:' .. owner)
   if own and redis.call('zscore', KEYS[1], owner) then
-    redis.call('zadd', KEYS[1], now + lease, owner)
+    redis.call('zadd', KEYS[1], now + 1 + lease, owner)
     keep()
     return {1, tonumber(string.sub(own, 3))}
   end
@@ -57,7 +59,7 @@ else
   redis.call('del', KEYS[2])
 end
 local token = redis.call('incr', KEYS[3])
-redis.call('zadd', KEYS[1], now + lease, owner)
+redis.call('zadd', KEYS[1], now + 1 + lease, owner)
 redis.call('hset', KEYS[2], 'o:' .. owner, 'P:' .. token, 'n', permits)
 keep()
 return {1, token}

@@ -6,5 +6,5 @@
 -- :owner     TEXT      the abandoned acquisition's owner id
 --
 -- Update count 1: freed; 0: it was not this owner's.
-UPDATE {table} SET owner = NULL, expires_at = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+UPDATE {table} SET owner = NULL, expires_at = {now_ms}
  WHERE lock_key = :key_hash AND owner = :owner

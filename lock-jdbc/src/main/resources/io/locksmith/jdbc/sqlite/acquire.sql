@@ -10,11 +10,11 @@
 --
 -- Returns one row with the new token when granted, none when the lock is held.
 INSERT INTO {table} (lock_key, lock_name, owner, token, expires_at)
-VALUES (:key_hash, :key, :owner, 1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + :lease_ms)
+VALUES (:key_hash, :key, :owner, 1, {now_ms} + 1 + :lease_ms)
 ON CONFLICT (lock_key) DO UPDATE
    SET owner = excluded.owner, expires_at = excluded.expires_at,
        token = CASE WHEN owner = excluded.owner THEN token ELSE token + 1 END
  WHERE owner IS NULL
-    OR expires_at <= CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+    OR expires_at <= {now_ms}
     OR owner = excluded.owner
 RETURNING token, NULL AS remaining_ms

@@ -1,6 +1,8 @@
 -- The lock table (SQLite). One row per lock key, kept after release so that the fencing token
 -- never goes back. SQLite has no timestamp type: expires_at is Unix time in milliseconds by the
--- database's clock, computed as CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER).
+-- database's clock, which the statements read as {now_ms} (NamedSql.SQLITE_NOW_MS). That clock is
+-- the instant rounded down to its millisecond, so a lease is counted from the next millisecond
+-- ({now_ms} + 1 + the lease): it never ends before its whole length has passed.
 -- No bind parameters.
 CREATE TABLE IF NOT EXISTS {table} (
     lock_key   TEXT    NOT NULL PRIMARY KEY, -- SHA-256 of the key, lower-case hex

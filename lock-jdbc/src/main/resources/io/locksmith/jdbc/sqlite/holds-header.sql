@@ -7,6 +7,6 @@
 --
 -- Returns permits (what the key's holders agreed on; 0 before any) and token (the latest grant's).
 INSERT INTO {table} (family, hold_key, owner, kind, hold_name, permits, token, expires_at)
-VALUES (:family, :key_hash, '', 'H', :key, 0, 0, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+VALUES (:family, :key_hash, '', 'H', :key, 0, 0, {now_ms})
 ON CONFLICT (family, hold_key, owner) DO UPDATE SET token = token
 RETURNING permits, token

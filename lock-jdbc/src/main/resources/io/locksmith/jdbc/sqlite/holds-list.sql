@@ -5,7 +5,7 @@
 -- :key_hash  TEXT  SHA-256 of the key, hex
 --
 -- Returns owner, kind, token and remaining_ms per holder.
-SELECT owner, kind, token, expires_at - CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS remaining_ms
+SELECT owner, kind, token, expires_at - {now_ms} AS remaining_ms
   FROM {table}
- WHERE family = :family AND hold_key = :key_hash AND owner <> '' AND kind <> 'M' AND expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+ WHERE family = :family AND hold_key = :key_hash AND owner <> '' AND kind <> 'M' AND expires_at > {now_ms}
  ORDER BY token

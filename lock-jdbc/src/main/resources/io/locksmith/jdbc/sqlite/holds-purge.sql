@@ -4,4 +4,4 @@
 -- :family    CHAR(1)   'S' semaphore, 'R' read-write lock
 -- :key_hash  CHAR(64)  SHA-256 of the key, hex
 DELETE FROM {table}
- WHERE family = :family AND hold_key = :key_hash AND owner <> '' AND expires_at <= CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+ WHERE family = :family AND hold_key = :key_hash AND owner <> '' AND expires_at <= {now_ms}

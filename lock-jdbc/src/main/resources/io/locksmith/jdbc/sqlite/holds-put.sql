@@ -10,6 +10,6 @@
 -- :token     INTEGER  the grant's token; 0 for a mark
 -- :lease_ms  INTEGER  how long the row lasts, in milliseconds from now by the database's clock
 INSERT INTO {table} (family, hold_key, owner, kind, hold_name, permits, token, expires_at)
-VALUES (:family, :key_hash, :owner, :kind, NULL, :permits, :token, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + :lease_ms)
+VALUES (:family, :key_hash, :owner, :kind, NULL, :permits, :token, {now_ms} + 1 + :lease_ms)
 ON CONFLICT (family, hold_key, owner) DO UPDATE
    SET kind = excluded.kind, permits = excluded.permits, token = excluded.token, expires_at = excluded.expires_at

@@ -7,8 +7,8 @@
 -- Returns owner, kind, token, remaining_ms (the lease left by the database's clock) and live
 -- (whether the lease still runs) per row.
 SELECT owner, kind, token,
-       expires_at - CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS remaining_ms,
-       expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS live
+       expires_at - {now_ms} AS remaining_ms,
+       expires_at > {now_ms} AS live
   FROM {table}
  WHERE family = :family AND hold_key = :key_hash AND owner <> ''
  ORDER BY owner

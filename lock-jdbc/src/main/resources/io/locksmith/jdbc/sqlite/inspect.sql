@@ -6,7 +6,7 @@
 --
 -- Returns one row (owner, token, remaining_ms: the lease left by the database's clock) when
 -- the lock is held, none when it is free.
-SELECT owner, token, expires_at - CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS remaining_ms
+SELECT owner, token, expires_at - {now_ms} AS remaining_ms
   FROM {table}
  WHERE lock_key = :key_hash AND owner IS NOT NULL
-   AND expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+   AND expires_at > {now_ms}

@@ -7,6 +7,6 @@
 --
 -- Update count 1: renewed; 0: no longer this owner's (or its lease already ran out).
 UPDATE {table}
-   SET expires_at = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + :lease_ms
+   SET expires_at = {now_ms} + 1 + :lease_ms
  WHERE lock_key = :key_hash AND owner = :owner AND token = :token
-   AND expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+   AND expires_at > {now_ms}
