@@ -56,9 +56,17 @@ interface SemaphoreRules extends Rules {
                         try (LockHandle h = semaphore.acquire(c.margin().multipliedBy(10))) {
                             int now = holding.incrementAndGet();
                             most.accumulateAndGet(now, Math::max);
-                            grants.incrementAndGet();
+                            int grant = grants.incrementAndGet();
+                            synchronized (holding) {
+                                holding.notifyAll();
+                            }
                             // held a moment, so that the other permits' holders overlap it
                             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(2_000_000) + 500_000);
+                            if (grant <= SEMAPHORE_PERMITS * SEMAPHORE_CLIENTS) {
+                                // where a grant takes longer than that moment, grants made one after
+                                // another never overlap: the first few wait a while for the others
+                                awaitHolders(holding, SEMAPHORE_PERMITS, c.margin());
+                            }
                             holding.decrementAndGet();
                         }
                     }
@@ -79,6 +87,16 @@ interface SemaphoreRules extends Rules {
                 "a semaphore of " + SEMAPHORE_PERMITS + " permits under contention from " + threads
                         + " threads never had more than " + most.get() + " holder at once in " + grants.get()
                         + " grants");
+    }
+
+    /** Waits until {@code holding} reaches {@code holders} or {@code most} has passed. */
+    private static void awaitHolders(AtomicInteger holding, int holders, Duration most) throws InterruptedException {
+        long end = System.nanoTime() + most.toNanos();
+        synchronized (holding) {
+            for (long left = most.toNanos(); holding.get() < holders && left > 0; left = end - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.timedWait(holding, left);
+            }
+        }
     }
 
     @Test

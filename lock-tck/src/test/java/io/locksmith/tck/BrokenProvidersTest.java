@@ -150,6 +150,10 @@ class BrokenProvidersTest {
                         "required_semaphoreAdmitsAtMostItsPermitsUnderContention",
                         "holders held a semaphore of 2 permits at once"),
                 fails(
+                        Flaw.SEMAPHORE_ADMITS_ONE,
+                        "required_semaphoreAdmitsAtMostItsPermitsUnderContention",
+                        "never had more than 1 holder at once"),
+                fails(
                         Flaw.PERMIT_MISMATCH_IGNORED,
                         "required_semaphoreRejectsAMismatchedPermitCount",
                         "must fail with PermitMismatchException"),

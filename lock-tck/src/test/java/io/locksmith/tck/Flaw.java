@@ -63,6 +63,14 @@ enum Flaw {
         }
     },
 
+    /** Admits one holder, whatever a semaphore's permits. */
+    SEMAPHORE_ADMITS_ONE {
+        @Override
+        LockBackend wrap(MemoryBackend sound) {
+            return sound.quirk(MemoryServer.Quirk.ADMITS_ONE_PERMIT);
+        }
+    },
+
     /** Grants a permit whatever number of permits the request gives. */
     PERMIT_MISMATCH_IGNORED {
         @Override

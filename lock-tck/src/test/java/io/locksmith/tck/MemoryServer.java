@@ -61,6 +61,8 @@ final class MemoryServer {
         NONE,
         /** A semaphore admits one holder more than its permits. */
         ADMITS_ONE_MORE_PERMIT,
+        /** A semaphore admits one holder whatever its permits: a lock under another name. */
+        ADMITS_ONE_PERMIT,
         /** A semaphore grants a request whatever number of permits it gives. */
         IGNORES_PERMIT_MISMATCH,
         /** Each permit slot counts its own tokens: a grant's token is its slot's count, not the key's. */
@@ -293,7 +295,13 @@ final class MemoryServer {
             throw new io.locksmith.PermitMismatchException(r.name(), k.permits, hold.permits(), backend);
         }
         boolean free = switch (kind) {
-            case PERMIT -> k.holders.size() < hold.permits() + (quirk == Quirk.ADMITS_ONE_MORE_PERMIT ? 1 : 0);
+            case PERMIT ->
+                k.holders.size()
+                        < switch (quirk) {
+                            case ADMITS_ONE_MORE_PERMIT -> hold.permits() + 1;
+                            case ADMITS_ONE_PERMIT -> 1;
+                            default -> hold.permits();
+                        };
             case READ ->
                 k.holders.values().stream().noneMatch(h -> h.kind() != io.locksmith.spi.Hold.Kind.READ)
                         && (quirk == Quirk.READERS_PASS_A_WAITING_WRITER
