@@ -3,13 +3,8 @@ package io.locksmith.zookeeper;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.BackendContext;
-import io.locksmith.spi.Grant;
-import io.locksmith.spi.QueuedAcquirer;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,23 +17,14 @@ import org.slf4j.LoggerFactory;
  * cannot be reached, or the client's session is no longer the one that made the node (a node of
  * an ended session goes when the server expires that session, so holding with it could overlap
  * the next holder). The core then enqueues again while the caller's wait lasts.
- *
- * <p>A waiter's steps after it joined run on the client's workers ({@link BackendContext#scheduler()}),
- * one at a time: each holds the waiter's monitor, which only another step of the same waiter ever
- * waits for (a watch and a reconnection may both ask it to look again). Cancelling only sets a
- * flag and hands the clean-up to a worker.
+ * How a waiter's steps run is {@link NodeQueue}'s.
  */
-final class LockQueue implements QueuedAcquirer {
+final class LockQueue extends NodeQueue {
 
     private static final Logger log = LoggerFactory.getLogger(LockQueue.class);
 
-    private final NodeOps ops;
-    private final BackendContext context;
-    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
-
     LockQueue(NodeOps ops, BackendContext context) {
-        this.ops = ops;
-        this.context = context;
+        super(ops, context);
     }
 
     /**
@@ -47,7 +33,7 @@ final class LockQueue implements QueuedAcquirer {
      */
     @Override
     public Ticket enqueue(AcquireRequest request) {
-        Waiter w = new Waiter(request, LockPaths.lock(request.key()));
+        LockWaiter w = new LockWaiter(request, LockPaths.lock(request.key()));
         try {
             w.node = ops.create(w.lockPath, request);
         } catch (LockBackendException e) {
@@ -62,41 +48,22 @@ final class LockQueue implements QueuedAcquirer {
         return w;
     }
 
-    /** After a reconnection every waiter looks again: a new session fails the waiters of the old one. */
-    void reconnected() {
-        for (Waiter w : waiting) {
-            w.look();
-        }
-    }
-
-    /** Fails every waiter: the client is closing. */
-    void close() {
-        for (Waiter w : waiting) {
-            w.granted.completeExceptionally(new LockBackendException("the lock client for " + ops.description()
-                    + " was closed while waiting for lock '" + w.request.name() + "'"));
-        }
-        waiting.clear();
-    }
-
-    int size() {
-        return waiting.size();
-    }
-
-    private final class Waiter implements Ticket {
-        final AcquireRequest request;
+    private final class LockWaiter extends Waiter {
         final String lockPath;
-        final CompletableFuture<Grant> granted = new CompletableFuture<>();
-        volatile boolean cancelled;
-        NodeOps.LockNode node; // guarded by the waiter's monitor once enqueue() returned
 
-        Waiter(AcquireRequest request, String lockPath) {
-            this.request = request;
+        LockWaiter(AcquireRequest request, String lockPath) {
+            super(request);
             this.lockPath = lockPath;
         }
 
-        /** Looks at the queue again, on a worker; once the client is closed, close() has failed the waiter. */
+        @Override
         void look() {
             context.scheduler().execute(this::check);
+        }
+
+        @Override
+        String what() {
+            return "lock '" + request.name() + "'";
         }
 
         /**
@@ -138,31 +105,6 @@ final class LockQueue implements QueuedAcquirer {
                 log.debug("waiting for lock '{}' on {} failed: {}", request.name(), ops.description(), e.getMessage());
                 fail(e);
             }
-        }
-
-        /** Ends the ticket: the core decides whether to queue again (it does while the caller's wait lasts). */
-        private void fail(LockBackendException e) {
-            waiting.remove(this);
-            ops.deleteInBackground(node.path());
-            granted.completeExceptionally(e);
-        }
-
-        @Override
-        public CompletableFuture<Grant> granted() {
-            return granted;
-        }
-
-        @Override
-        public void cancel() {
-            cancelled = true;
-            waiting.remove(this);
-            context.scheduler().execute(() -> {
-                synchronized (this) {
-                    if (!granted.isDone() && node != null) {
-                        ops.deleteInBackground(node.path());
-                    }
-                }
-            }); // once the client is closed, the session's end deletes the node
         }
     }
 }

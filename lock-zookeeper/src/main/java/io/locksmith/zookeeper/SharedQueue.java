@@ -5,14 +5,10 @@ import io.locksmith.PermitMismatchException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.BackendContext;
-import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
-import io.locksmith.spi.QueuedAcquirer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -26,26 +22,21 @@ import org.slf4j.LoggerFactory;
  * session, as for locks.
  *
  * <p>Waiters are granted in queue order (a reader behind a waiting writer waits for it) and each
- * watches only what can move it ({@link Standing}). As in {@link LockQueue}, a waiter's steps after
- * its first look run on the client's workers, one at a time under the waiter's monitor, and a
- * ticket fails, its node deleted, when it can no longer be granted: the server cannot be reached,
- * the session that made the node ended, or the node was removed.
+ * watches only what can move it ({@link Standing}). As in every {@link NodeQueue}, a waiter's
+ * steps after its first look run on the client's workers, one at a time under the waiter's
+ * monitor, and a ticket fails, its node deleted, when it can no longer be granted: the server
+ * cannot be reached, the session that made the node ended, or the node was removed.
  *
  * <p>A permit's mismatch is found by the first look, which the caller's {@link #tryAcquire} or
  * {@link #enqueue} makes on its own thread, and thrown there: nodes only leave the queue, so no
  * later look can find one.
  */
-final class SharedQueue implements QueuedAcquirer {
+final class SharedQueue extends NodeQueue {
 
     private static final Logger log = LoggerFactory.getLogger(SharedQueue.class);
 
-    private final NodeOps ops;
-    private final BackendContext context;
-    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
-
     SharedQueue(NodeOps ops, BackendContext context) {
-        this.ops = ops;
-        this.context = context;
+        super(ops, context);
     }
 
     /** A node just created, and the queue as the listing sent right behind its create saw it. */
@@ -126,7 +117,7 @@ final class SharedQueue implements QueuedAcquirer {
      */
     @Override
     public Ticket enqueue(AcquireRequest request) {
-        Waiter w = new Waiter(request, SharedPaths.parent(request.hold(), request.key()));
+        SharedWaiter w = new SharedWaiter(request, SharedPaths.parent(request.hold(), request.key()));
         Joined joined;
         try {
             joined = join(w.parent, request);
@@ -150,22 +141,6 @@ final class SharedQueue implements QueuedAcquirer {
             throw e;
         }
         return w;
-    }
-
-    /** After a reconnection every waiter looks again: a new session fails the waiters of the old one. */
-    void reconnected() {
-        for (Waiter w : waiting) {
-            w.look();
-        }
-    }
-
-    /** Fails every waiter: the client is closing. */
-    void close() {
-        for (Waiter w : waiting) {
-            w.granted.completeExceptionally(new LockBackendException("the lock client for " + ops.description()
-                    + " was closed while waiting for " + w.request.hold() + " of '" + w.request.name() + "'"));
-        }
-        waiting.clear();
     }
 
     private void checkSession(NodeOps.LockNode node, AcquireRequest request) {
@@ -193,10 +168,8 @@ final class SharedQueue implements QueuedAcquirer {
                 request.name(), standing.heldPermits(), request.hold().permits(), ops.description());
     }
 
-    private final class Waiter implements Ticket {
-        final AcquireRequest request;
+    private final class SharedWaiter extends Waiter {
         final String parent;
-        final CompletableFuture<Grant> granted = new CompletableFuture<>();
         /** One watcher for every node this waiter watches: a change to any of them makes it look again. */
         final Watcher changed = event -> {
             if (event.getType() != Watcher.Event.EventType.None) {
@@ -204,15 +177,17 @@ final class SharedQueue implements QueuedAcquirer {
             }
         };
 
-        volatile boolean cancelled;
-        NodeOps.LockNode node; // guarded by the waiter's monitor once enqueue() returned
-
-        Waiter(AcquireRequest request, String parent) {
-            this.request = request;
+        SharedWaiter(AcquireRequest request, String parent) {
+            super(request);
             this.parent = parent;
         }
 
-        /** Looks at the queue again, on a worker; once the client is closed, close() has failed the waiter. */
+        @Override
+        String what() {
+            return request.hold() + " of '" + request.name() + "'";
+        }
+
+        @Override
         void look() {
             context.scheduler().execute(() -> {
                 try {
@@ -286,31 +261,6 @@ final class SharedQueue implements QueuedAcquirer {
                     return;
                 }
             }
-        }
-
-        /** Ends the ticket: the core decides whether to queue again (it does while the caller's wait lasts). */
-        private void fail(RuntimeException e) {
-            waiting.remove(this);
-            ops.deleteInBackground(node.path());
-            granted.completeExceptionally(e);
-        }
-
-        @Override
-        public CompletableFuture<Grant> granted() {
-            return granted;
-        }
-
-        @Override
-        public void cancel() {
-            cancelled = true;
-            waiting.remove(this);
-            context.scheduler().execute(() -> {
-                synchronized (this) {
-                    if (!granted.isDone() && node != null) {
-                        ops.deleteInBackground(node.path());
-                    }
-                }
-            }); // once the client is closed, the session's end deletes the node
         }
     }
 }
