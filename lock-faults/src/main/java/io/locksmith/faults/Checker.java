@@ -150,7 +150,7 @@ public final class Checker {
             }
             run.grants.stream()
                     .filter(o -> !o.worker.equals(g.worker)
-                            && CheckerRun.knownAfter(g, o)
+                            && CheckerRun.knownAfter(g, o, settings.permits())
                             && o.start() >= pause.start()
                             && o.start() <= g.end())
                     .findFirst()
@@ -173,7 +173,7 @@ public final class Checker {
             }
             if (e.kind().equals("ACCEPT")) {
                 List<Grant> later = accepted.stream()
-                        .filter(h -> CheckerRun.knownAfter(g, h))
+                        .filter(h -> CheckerRun.knownAfter(g, h, settings.permits()))
                         .toList();
                 pair(
                         Kind.STALE_ACCEPTED,
@@ -184,7 +184,7 @@ public final class Checker {
                 accepted.add(g);
             } else if (e.kind().equals("REJECT") && accepted.stream().noneMatch(h -> h.start() > g.start())) {
                 List<Grant> earlier = accepted.stream()
-                        .filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g))
+                        .filter(h -> h.token >= g.token && CheckerRun.knownAfter(h, g, settings.permits()))
                         .toList();
                 pair(
                         Kind.LIVE_REJECTED,
@@ -204,7 +204,7 @@ public final class Checker {
             List<Grant> same = new ArrayList<>();
             for (int j = 0; j < i; j++) {
                 Grant g = run.grants.get(j);
-                if (g.token > h.token && CheckerRun.knownAfter(g, h)) {
+                if (g.token > h.token && CheckerRun.knownAfter(g, h, settings.permits())) {
                     above.add(g);
                 } else if (g.token == h.token) {
                     same.add(g);

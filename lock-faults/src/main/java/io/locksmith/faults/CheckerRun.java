@@ -280,12 +280,14 @@ final class CheckerRun {
     /**
      * Whether {@code later} was granted on the server after {@code earlier}, as far as a correct
      * backend lets the log prove it: {@code later}'s wait began after {@code earlier}'s grant was
-     * logged, or {@code later} was logged later and then believed held (had a correct backend granted
-     * it first, it would have had to lose it before {@code earlier}'s grant, so before its own
-     * {@code GRANT} line and every sample after).
+     * logged, or, for a lock ({@code permits} 1), {@code later} was logged later and then believed
+     * held (had a correct backend granted it first, it would have had to lose it before
+     * {@code earlier}'s grant, so before its own {@code GRANT} line and every sample after). With
+     * more than one permit, being believed held proves nothing about order: two permits are held
+     * together, and the one granted first can be answered second.
      */
-    static boolean knownAfter(Grant earlier, Grant later) {
-        return earlier.start() < later.start() && (later.live() || later.attempt > earlier.start());
+    static boolean knownAfter(Grant earlier, Grant later, int permits) {
+        return earlier.start() < later.start() && ((permits == 1 && later.live()) || later.attempt > earlier.start());
     }
 
     static Long token(Event e, int field) {

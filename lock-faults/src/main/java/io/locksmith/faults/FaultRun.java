@@ -283,6 +283,11 @@ final class FaultRun {
         }
 
         @Override
+        public WorkerSettings.Primitive primitive() {
+            return plan.primitive();
+        }
+
+        @Override
         public Duration remaining() {
             return Duration.ofNanos(Math.max(0, end - System.nanoTime()));
         }

@@ -33,12 +33,18 @@ final class RedisNemeses {
      * A Redis key of the run's lock, as docs/backends/redis.md names them
      * ({@code locksmith:{TAG}:K:lock}, {@code …:fence}, TAG eight hex digits of {@code K.hashCode()}),
      * whose tag decides the lock's Cluster slot. The workers take no prefix, so {@code K} is the
-     * lock's name.
+     * lock's name. A semaphore's keys carry the same tag ({@code …:semaphore-fence}).
      */
     private String lockKey(String suffix) {
         String name = stage.lockName();
         String tag = Integer.toHexString(name.hashCode());
         return "locksmith:{" + "0".repeat(8 - tag.length()) + tag + "}:" + name + suffix;
+    }
+
+    /** @return the run's fencing counter: a key without expiry, there from the first grant on */
+    private String fenceKey() {
+        return lockKey(
+                stage.primitive().kind() == WorkerSettings.Primitive.Kind.SEMAPHORE ? ":semaphore-fence" : ":fence");
     }
 
     /**
@@ -65,7 +71,7 @@ final class RedisNemeses {
      * renewal, a release and an attempt meet the split that a resharding makes.
      */
     boolean migrate(RedisClusterGroup cluster) {
-        String key = lockKey(":fence");
+        String key = fenceKey();
         TestServer owner = lockMaster(cluster);
         TestServer to = cluster.masters().stream()
                 .filter(m -> m.port() != owner.port())
@@ -168,11 +174,11 @@ final class RedisNemeses {
      * strike nothing and pass, so a key layout that has drifted from lock-redis's fails the run.
      */
     private TestServer lockMaster(RedisClusterGroup cluster) {
-        String fence = lockKey(":fence");
+        String fence = fenceKey();
         TestServer master = cluster.masterOf(fence);
         if (!ask(master, 1, "EXISTS", fence)[0].equals(":1")) {
             throw new IllegalStateException(
-                    "the lock's fencing counter " + fence + " is not on " + master
+                    "the run's fencing counter " + fence + " is not on " + master
                             + ", the master of its slot: the fault suite's copy of docs/backends/redis.md's key layout is out of date");
         }
         return master;

@@ -30,6 +30,9 @@ interface Stage {
     /** @return the name of the lock the workers compete for */
     String lockName();
 
+    /** @return what the workers take under that name: the lock, a semaphore's permit, or leadership */
+    WorkerSettings.Primitive primitive();
+
     /** @return the time left in the run */
     Duration remaining();
 }

@@ -139,6 +139,20 @@ class CheckerTest {
     }
 
     @Test
+    void concurrentPermitsAnsweredOutOfTokenOrderAreNoRegression() {
+        // both waits began before either grant: the server may have made w2's grant (token 1)
+        // first and its answer come second, as two permits of one release can
+        CheckerHistory raced = new CheckerHistory();
+        raced.permit("w3", 0, 100, 2, 400).permit("w2", 5, 101, 1, 300);
+        assertEquals("PASS", raced.checkPermits("memory", 2).verdict(), "checker: permits answered out of order");
+
+        // w2's wait began after w3's grant was answered: its grant was made later and needs a higher token
+        CheckerHistory behind = new CheckerHistory();
+        behind.permit("w3", 0, 100, 2, 400).permit("w2", 150, 200, 1, 300);
+        assertCounts(behind.checkPermits("memory", 2), Map.of(Kind.TOKEN_REGRESSION, 1));
+    }
+
+    @Test
     void grantsAtTheSameInstantAreADoubleGrant() {
         CheckerHistory h = new CheckerHistory();
         h.at(0, "w1", "ATTEMPT").at(0, "w2", "ATTEMPT");
