@@ -27,6 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the kit cannot see of read-write locks on Azure: the blobs a key leaves behind, a reader
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class AzureReadWriteTest {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AzureReadWriteTest.class);
     private static final String CONTAINER = "readwrite";
     private static final Duration LEASE = Duration.ofSeconds(15);
     private static TestServer server;
@@ -163,8 +166,13 @@ class AzureReadWriteTest {
                 readers.abandon(reader);
                 writers.abandon(writer);
             }
-            System.err.println("read-write race: reader granted " + readerWon + ", writer " + writerWon + " of "
-                    + rounds); // the shape of the race, for whoever reads the log
+            // the shape of the race (rounds with neither granted are those where each saw the other)
+            LOG.info(
+                    "read-write race: reader granted {}, writer {}, neither {} of {} rounds",
+                    readerWon,
+                    writerWon,
+                    rounds - readerWon - writerWon,
+                    rounds);
         }
     }
 
