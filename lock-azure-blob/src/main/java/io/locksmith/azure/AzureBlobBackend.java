@@ -53,6 +53,7 @@ final class AzureBlobBackend implements LockBackend {
     private final FenceCache written = new FenceCache();
     private final LeaseRenewal renewal;
     private final PermitSlots permits;
+    private final ReadWriteBlobs readWrite;
 
     private AzureBlobBackend(BlobContainerAsyncClient container, String description, AzureBlobSettings settings) {
         this.container = container;
@@ -60,7 +61,9 @@ final class AzureBlobBackend implements LockBackend {
         this.settings = settings;
         this.access = new ContainerAccess(container, description, settings);
         this.renewal = new LeaseRenewal(this::leaseOf, settings.timeout());
-        this.permits = new PermitSlots(container, description, call -> block(call));
+        Blobs blobs = new Blobs(container, call -> block(call));
+        this.permits = new PermitSlots(blobs, description);
+        this.readWrite = new ReadWriteBlobs(blobs);
     }
 
     /** Opens a backend on a container client, checking access and creating the container if allowed. */
@@ -93,10 +96,10 @@ final class AzureBlobBackend implements LockBackend {
         return true;
     }
 
-    /** Locks and semaphores; read-write locks are not built yet. */
+    /** Locks, semaphores ({@link PermitSlots}) and read-write locks ({@link ReadWriteBlobs}). */
     @Override
     public Set<Hold.Kind> holds() {
-        return EnumSet.of(Hold.Kind.EXCLUSIVE, Hold.Kind.PERMIT);
+        return EnumSet.allOf(Hold.Kind.class);
     }
 
     @Override
@@ -106,6 +109,13 @@ final class AzureBlobBackend implements LockBackend {
                 return permits.tryAcquire(request, access::create);
             } catch (PermitMismatchException e) {
                 throw e;
+            } catch (RuntimeException e) {
+                throw e instanceof LockBackendException b ? b : failure("acquire", request.name(), e);
+            }
+        }
+        if (shared(request.hold())) {
+            try {
+                return readWrite.tryAcquire(request, access::create);
             } catch (RuntimeException e) {
                 throw e instanceof LockBackendException b ? b : failure("acquire", request.name(), e);
             }
@@ -220,7 +230,18 @@ final class AzureBlobBackend implements LockBackend {
 
     @Override
     public boolean release(HeldLease held) {
+        if (shared(held.hold())) {
+            try {
+                return readWrite.release(held, held.attachment(LeaseTerm.class).blob());
+            } catch (RuntimeException e) {
+                throw failure("release", held.name(), e);
+            }
+        }
         return release(leaseOf(held), "release", held.name());
+    }
+
+    private static boolean shared(Hold hold) {
+        return hold.kind() == Hold.Kind.READ || hold.kind() == Hold.Kind.WRITE;
     }
 
     private boolean release(BlobLeaseAsyncClient lease, String what, String lockName) {
@@ -250,6 +271,14 @@ final class AzureBlobBackend implements LockBackend {
             }
             return;
         }
+        if (shared(request.hold())) {
+            try {
+                readWrite.abandon(request);
+            } catch (RuntimeException e) {
+                throw failure("abandon an attempt on", request.name(), e);
+            }
+            return;
+        }
         release(
                 lease(container.getBlobAsyncClient(BlobNames.blob(request.key())), BlobNames.leaseId(request.owner())),
                 "abandon an attempt on",
@@ -267,11 +296,11 @@ final class AzureBlobBackend implements LockBackend {
 
             @Override
             public Optional<List<LockInspector.Holder>> holders(String key, Hold.Kind kind) {
-                if (kind != Hold.Kind.PERMIT) {
+                if (kind == Hold.Kind.EXCLUSIVE) {
                     return Optional.empty();
                 }
                 try {
-                    return Optional.of(permits.holders(key));
+                    return Optional.of(kind == Hold.Kind.PERMIT ? permits.holders(key) : readWrite.holders(key));
                 } catch (RuntimeException e) {
                     throw failure("inspect", key, e);
                 }

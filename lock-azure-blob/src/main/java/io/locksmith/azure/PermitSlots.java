@@ -1,17 +1,8 @@
 package io.locksmith.azure;
 
-import com.azure.core.util.BinaryData;
-import com.azure.storage.blob.BlobAsyncClient;
-import com.azure.storage.blob.BlobContainerAsyncClient;
 import com.azure.storage.blob.models.BlobItem;
-import com.azure.storage.blob.models.BlobListDetails;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRequestConditions;
-import com.azure.storage.blob.models.LeaseStateType;
-import com.azure.storage.blob.models.ListBlobsOptions;
-import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
-import com.azure.storage.blob.specialized.BlobLeaseAsyncClient;
-import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.PermitMismatchException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
@@ -24,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
@@ -48,16 +38,12 @@ final class PermitSlots {
     /** Header metadata: the permit count the current holders share (decimal). */
     static final String PERMITS = "locksmith_permits";
 
-    private static final BinaryData EMPTY = BinaryData.fromBytes(new byte[0]);
-
-    private final BlobContainerAsyncClient container;
+    private final Blobs blobs;
     private final String description;
-    private final Function<Mono<?>, Object> block;
 
-    PermitSlots(BlobContainerAsyncClient container, String description, Function<Mono<?>, Object> block) {
-        this.container = container;
+    PermitSlots(Blobs blobs, String description) {
+        this.blobs = blobs;
         this.description = description;
-        this.block = block;
     }
 
     static String prefix(String key) {
@@ -80,7 +66,7 @@ final class PermitSlots {
             if (listing.own() != null) {
                 String name = listing.own().getName();
                 try {
-                    block(lease(name, leaseId).acquireLease(seconds));
+                    block(blobs.lease(name, leaseId).acquireLease(seconds));
                     return new Grant(BlobNames.fence(listing.own().getMetadata()), new LeaseTerm(seconds, name));
                 } catch (RuntimeException e) {
                     if (AzureFailures.status(e) != 409) {
@@ -109,12 +95,11 @@ final class PermitSlots {
                     continue;
                 }
                 String name = slot(request.key(), index);
-                if (!take(name, leaseId, seconds)) {
+                if (!blobs.take(name, leaseId, seconds, Map.of())) {
                     continue;
                 }
                 long next = bump(request, listing, name, leaseId);
-                block(container
-                        .getBlobAsyncClient(name)
+                block(blobs.blob(name)
                         .setMetadataWithResponse(
                                 BlobNames.metadata(request.key(), request.owner(), next),
                                 new BlobRequestConditions().setLeaseId(leaseId)));
@@ -127,28 +112,9 @@ final class PermitSlots {
         return Held.UNKNOWN; // contended at every step: the core's wait tries again
     }
 
-    /** Takes a slot's lease, creating the slot blob on first use; {@code false} if another holds it. */
-    private boolean take(String name, String leaseId, int seconds) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                block(lease(name, leaseId).acquireLease(seconds));
-                return true;
-            } catch (RuntimeException e) {
-                int status = AzureFailures.status(e);
-                if (status == 409) {
-                    return false;
-                }
-                if (status != 404 || attempt > 1) {
-                    throw e;
-                }
-                upload(name, Map.of());
-            }
-        }
-    }
-
     private void createHeader(AcquireRequest request, int permits, Runnable createContainer) {
         try {
-            upload(prefix(request.key()) + HEADER, headerMetadata(request.key(), permits, 0));
+            blobs.upload(prefix(request.key()) + HEADER, headerMetadata(request.key(), permits, 0));
         } catch (RuntimeException e) {
             if (AzureFailures.status(e) == 404) {
                 createContainer.run();
@@ -182,8 +148,7 @@ final class PermitSlots {
                 releaseQuietly(name, leaseId);
                 throw new IllegalStateException("the fencing counter kept moving under 50 attempts to count it up");
             }
-            BlobProperties p = (BlobProperties)
-                    block.apply(container.getBlobAsyncClient(header).getProperties());
+            BlobProperties p = blobs.call(blobs.blob(header).getProperties());
             Map<String, String> m = p.getMetadata();
             etag = p.getETag();
             permits = m == null || m.get(PERMITS) == null ? 0 : Integer.parseInt(m.get(PERMITS));
@@ -192,18 +157,7 @@ final class PermitSlots {
     }
 
     private boolean setHeader(String etag, String key, int permits, long fence) {
-        try {
-            block(container
-                    .getBlobAsyncClient(prefix(key) + HEADER)
-                    .setMetadataWithResponse(
-                            headerMetadata(key, permits, fence), new BlobRequestConditions().setIfMatch(etag)));
-            return true;
-        } catch (RuntimeException e) {
-            if (AzureFailures.status(e) == 412) {
-                return false;
-            }
-            throw e;
-        }
+        return blobs.setIfMatch(prefix(key) + HEADER, etag, headerMetadata(key, permits, fence));
     }
 
     private static Map<String, String> headerMetadata(String key, int permits, long fence) {
@@ -216,26 +170,8 @@ final class PermitSlots {
                 Long.toString(fence));
     }
 
-    /** Creates a blob if it is missing; a blob that exists already is left as it is. */
-    private void upload(String name, Map<String, String> metadata) {
-        BlockBlobSimpleUploadOptions upload = new BlockBlobSimpleUploadOptions(EMPTY)
-                .setMetadata(metadata)
-                .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
-        try {
-            block(container.getBlobAsyncClient(name).getBlockBlobAsyncClient().uploadWithResponse(upload));
-        } catch (RuntimeException e) {
-            int status = AzureFailures.status(e);
-            if (status != 409 && status != 412) {
-                throw e;
-            }
-        }
-    }
-
     private Listing list(String key, String owner) {
-        ListBlobsOptions options = new ListBlobsOptions()
-                .setPrefix(prefix(key))
-                .setDetails(new BlobListDetails().setRetrieveMetadata(true));
-        List<BlobItem> items = listItems(options);
+        List<BlobItem> items = blobs.list(prefix(key));
         String etag = null;
         int permits = 0;
         long fence = 0;
@@ -248,7 +184,7 @@ final class PermitSlots {
                 Map<String, String> m = item.getMetadata();
                 permits = m == null || m.get(PERMITS) == null ? 0 : Integer.parseInt(m.get(PERMITS));
                 fence = BlobNames.fence(m);
-            } else if (leaf.startsWith("slot-") && live(item)) {
+            } else if (leaf.startsWith("slot-") && Blobs.live(item)) {
                 leased.put(Integer.parseInt(leaf.substring("slot-".length())), item);
                 Map<String, String> m = item.getMetadata();
                 if (m != null && owner != null && owner.equals(BlobNames.decode(m.get(BlobNames.OWNER)))) {
@@ -257,16 +193,6 @@ final class PermitSlots {
             }
         }
         return new Listing(etag, permits, fence, leased, own);
-    }
-
-    @SuppressWarnings("unchecked")
-    private List<BlobItem> listItems(ListBlobsOptions options) {
-        return (List<BlobItem>) block.apply(container.listBlobs(options).collectList());
-    }
-
-    private static boolean live(BlobItem item) {
-        LeaseStateType state = item.getProperties().getLeaseState();
-        return state == LeaseStateType.LEASED || state == LeaseStateType.BREAKING;
     }
 
     /** The holders of a semaphore's key, by their slots' metadata (grant order: by token). */
@@ -296,23 +222,11 @@ final class PermitSlots {
         }
     }
 
-    BlobLeaseAsyncClient lease(String name, String leaseId) {
-        BlobAsyncClient blob = container.getBlobAsyncClient(name);
-        return new BlobLeaseClientBuilder()
-                .blobAsyncClient(blob)
-                .leaseId(leaseId)
-                .buildAsyncClient();
-    }
-
     private void releaseQuietly(String name, String leaseId) {
-        try {
-            block(lease(name, leaseId).releaseLease());
-        } catch (RuntimeException e) {
-            // not ours, or gone: the lease runs out by itself
-        }
+        blobs.releaseQuietly(name, leaseId);
     }
 
     private void block(Mono<?> call) {
-        block.apply(call);
+        blobs.call(call);
     }
 }
