@@ -39,7 +39,10 @@ import java.util.Map;
  * of the two looks second sees the other, so they are never both granted.
  *
  * <p>An attempt of an owner that finds its own grant in place (its answer was lost) gets that
- * grant and token again. Releasing a reader deletes its blob under its lease; an attempt that
+ * grant and token again, unless the other side came in since: a writer's grant with live readers
+ * beside it, or a reader's with {@code writer} leased once its lease is taken again, had its
+ * lease run out, and the attempt goes on as a new one (a writer marks the key and waits; a reader
+ * gives its lease back). Releasing a reader deletes its blob under its lease; an attempt that
  * goes on to lease deletes the reader blobs it listed whose lease expired (a reader that died),
  * best effort.
  */
@@ -102,12 +105,13 @@ final class ReadWriteBlobs {
         Listing listing = list(key);
         Map<String, String> mine =
                 listing.writer() == null ? null : listing.writer().getMetadata();
-        if (granted(mine, request.owner())) {
+        if (granted(mine, request.owner()) && listing.readers().isEmpty()) {
             return new Grant(BlobNames.fence(mine), new LeaseTerm(seconds, name)); // a retry whose answer was lost
         }
+        // with readers in, an earlier grant of ours is over: its lease ended and they came in
         deleteDead(listing);
         if (!listing.readers().isEmpty()) {
-            if (mine == null || !request.owner().equals(BlobNames.decode(mine.get(BlobNames.OWNER)))) {
+            if (!waitingMark(mine, request.owner())) {
                 // say whose mark the lease is, so that an inspector does not take it for the last grant
                 Map<String, String> mark =
                         new HashMap<>(BlobNames.metadata(key, request.owner(), BlobNames.fence(mine)));
@@ -134,6 +138,12 @@ final class ReadWriteBlobs {
         BlobItem own = listing.reader(name);
         if (own != null && granted(own.getMetadata(), request.owner())) {
             blobs.call(blobs.lease(name, leaseId).acquireLease(seconds)); // a retry whose answer was lost
+            if (writerLeased(key)) {
+                // the lease may have run out between the listing and now, and a writer come in:
+                // give the grant up rather than hold beside it
+                delete(name, leaseId);
+                return Held.UNKNOWN;
+            }
             return new Grant(BlobNames.fence(own.getMetadata()), new LeaseTerm(seconds, name));
         }
         if (listing.writerLive()) {
@@ -159,6 +169,13 @@ final class ReadWriteBlobs {
             throw e;
         }
         return new Grant(token, new LeaseTerm(seconds, name));
+    }
+
+    /** @return whether a writer blob's metadata is {@code owner}'s waiting mark */
+    private static boolean waitingMark(Map<String, String> metadata, String owner) {
+        return metadata != null
+                && metadata.get(WAITING) != null
+                && owner.equals(BlobNames.decode(metadata.get(BlobNames.OWNER)));
     }
 
     /** @return whether a blob's metadata records a grant to {@code owner} (not a waiting mark) */

@@ -7,6 +7,7 @@ import com.azure.storage.blob.BlobContainerAsyncClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.LeaseStateType;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
@@ -181,6 +182,33 @@ class AzureReadWriteTest {
             start.await(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aWritersRetryAfterItsLeaseEndedIsNotGrantedBesideAReader() {
+        try (AzureBlobBackend backend = backend()) {
+            String key = key("lapsed");
+            AcquireRequest writer = request(key, "writer", Hold.WRITE);
+            Grant first = (Grant) backend.tryAcquire(writer);
+            // the writer's lease ends (broken here, as an expiry after a long pause would end it)
+            new BlobLeaseClientBuilder()
+                    .blobClient(admin.getBlobClient(ReadWriteBlobs.writer(key)))
+                    .buildClient()
+                    .breakLeaseWithResponse(0, null, Duration.ofSeconds(10), null);
+            AcquireRequest reader = request(key, "reader", Hold.READ);
+            Grant read = (Grant) backend.tryAcquire(reader);
+            assertThat(backend.tryAcquire(writer))
+                    .as("azure-blob, own grant: a writer's retry whose lease ended while a reader came in is not"
+                            + " granted beside it (its grant had token " + first.token() + ", the reader's "
+                            + read.token() + ")")
+                    .isNotInstanceOf(Grant.class);
+            assertThat(backend.release(HeldLease.of(reader, read))).isTrue();
+            Grant again = (Grant) backend.tryAcquire(writer);
+            assertThat(again.token())
+                    .as("azure-blob, fencing: the writer granted after the reader gets a token above the reader's")
+                    .isGreaterThan(read.token());
+            assertThat(backend.release(HeldLease.of(writer, again))).isTrue();
         }
     }
 
