@@ -23,9 +23,10 @@ import java.util.Objects;
  *       not starved by readers: a backend with a native queue grants in queue order (a reader
  *       queued behind a waiting writer waits for it); a backend without one marks the key when a
  *       writer's attempt finds it held, and grants no new reader while the mark lasts. The mark
- *       lasts twice the writer's lease from its latest attempt, and ends when the writer is granted
- *       or gives up ({@link LockBackend#abandon}, which the core calls whenever a writer stops
- *       waiting without a grant).
+ *       lasts one to two of the writer's leases from its latest attempt (twice where the backend
+ *       times it; one on a backend whose mark is itself a lease, as Azure's), and ends when the
+ *       writer is granted or gives up ({@link LockBackend#abandon}, which the core calls whenever
+ *       a writer stops waiting without a grant).
  * </ul>
  *
  * <p>Fencing tokens are per key within a family: each grant's token is strictly greater than the
