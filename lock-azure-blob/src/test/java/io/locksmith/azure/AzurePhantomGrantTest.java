@@ -2,8 +2,6 @@ package io.locksmith.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.storage.blob.BlobContainerAsyncClient;
-import com.azure.storage.blob.BlobContainerClientBuilder;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.AcquireResult;
 import io.locksmith.spi.Grant;
@@ -36,11 +34,7 @@ class AzurePhantomGrantTest {
     }
 
     private static AzureBlobBackend backend() {
-        BlobContainerAsyncClient container = new BlobContainerClientBuilder()
-                .connectionString(server.uri())
-                .containerName(CONTAINER)
-                .buildAsyncClient();
-        return AzureBlobBackend.open(container, "azurite", AzureBlobSettings.DEFAULTS);
+        return Azurite.backend(server, CONTAINER);
     }
 
     private static AcquireRequest request(String key, String owner) {

@@ -3,9 +3,7 @@ package io.locksmith.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.azure.storage.blob.BlobContainerAsyncClient;
 import com.azure.storage.blob.BlobContainerClient;
-import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.LeaseStateType;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.spi.AcquireRequest;
@@ -58,11 +56,7 @@ class AzureReadWriteTest {
     }
 
     private static AzureBlobBackend backend() {
-        BlobContainerAsyncClient container = new BlobContainerClientBuilder()
-                .connectionString(server.uri())
-                .containerName(CONTAINER)
-                .buildAsyncClient();
-        return AzureBlobBackend.open(container, "azurite", AzureBlobSettings.DEFAULTS);
+        return Azurite.backend(server, CONTAINER);
     }
 
     private static AcquireRequest request(String key, String owner, Hold hold) {

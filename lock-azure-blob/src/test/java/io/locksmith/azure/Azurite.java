@@ -1,6 +1,7 @@
 package io.locksmith.azure;
 
 import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import io.locksmith.testing.TestServer;
@@ -70,5 +71,16 @@ final class Azurite {
         BlobContainerClient c = admin(server).getBlobContainerClient(name);
         c.createIfNotExists();
         return c;
+    }
+
+    /** @return a backend on the container {@code name}, opened as the provider opens one, with the default settings */
+    static AzureBlobBackend backend(TestServer server, String name) {
+        return AzureBlobBackend.open(
+                new BlobContainerClientBuilder()
+                        .connectionString(server.uri())
+                        .containerName(name)
+                        .buildAsyncClient(),
+                "azurite",
+                AzureBlobSettings.DEFAULTS);
     }
 }
