@@ -391,6 +391,17 @@ class CheckerTest {
     }
 
     @Test
+    void tokensGoingBackAfterAzuriteIsKilledAreDocumentedAsTheEmulators() {
+        Findings azurite = redisRestart().check("azurite");
+        assertEquals(
+                List.of(),
+                azurite.violations(),
+                "checker: Azurite saves its state every 5 s, so a kill loses the last counter writes:\n"
+                        + azurite.report());
+        assertEquals("PASS with documented exceptions", azurite.verdict(), "checker: verdict on Azurite");
+    }
+
+    @Test
     void aRegressionLongAfterTheRestartIsNotAdmitted() {
         CheckerHistory h = redisRestart();
         // both grants come after the restart has settled: the restart explains nothing between them
