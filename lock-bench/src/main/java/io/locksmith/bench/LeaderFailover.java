@@ -10,6 +10,9 @@ import io.locksmith.spi.ForwardingLockBackend;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.testing.TcpProxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +21,17 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Leader failover: two participants of one election on two clients; the leader's client crashes
- * (its backend's connections close and no call of its reaches the server again, so nothing is
- * released), and the scenario times how long the other takes to be elected. That is the leader's
+ * (no call of its reaches the server again, so nothing is released), and the scenario times how
+ * long the other takes to be elected. The leader's client talks to the server through a
+ * {@link TcpProxy}, which the crash cuts: its connections drop as a dead machine's would, without
+ * the goodbye a close sends (a closed ZooKeeper session deletes its nodes at once, where a crashed
+ * one is expired by the server a session timeout later). The in-process memory backend has no
+ * connection; there the crash closes the backend, which releases nothing. That is the leader's
  * remaining lease, kept by the server, plus how soon the follower tries again after it ran out.
  * The crash comes at a random point of the leader's renewal cycle (up to a third of the lease
  * after its election), so that the remaining lease it leaves is anywhere from two thirds of a
@@ -31,6 +40,8 @@ import java.util.concurrent.locks.LockSupport;
 final class LeaderFailover {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** The server's address in a backend's URI, where the leader's client gets its proxy instead. */
+    private static final Pattern SERVER = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
 
     /**
      * What the scenario measured.
@@ -63,10 +74,21 @@ final class LeaderFailover {
     static Outcome run(String uri, Duration lease, int rounds) throws InterruptedException {
         LockOptions options = LockOptions.builder().lease(lease).build();
         List<Double> millis = new ArrayList<>(rounds);
+        Matcher server = SERVER.matcher(uri);
+        boolean inProcess = uri.startsWith("memory:");
+        if (!inProcess && !server.find()) {
+            throw new IllegalArgumentException(
+                    "leader failover needs the server's address as 127.0.0.1:PORT in the URI, to put a proxy there");
+        }
         for (int round = 0; round < rounds; round++) {
             String name = "bench-failover-" + round + "-" + System.nanoTime();
+            TcpProxy proxy = inProcess ? null : proxyTo(Integer.parseInt(server.group(1)));
+            String doomedUri = proxy == null
+                    ? uri
+                    : uri.substring(0, server.start()) + proxy.address() + uri.substring(server.end());
             Crashable[] crashable = new Crashable[1];
-            LockClient doomed = LockClient.open(uri, options, backend -> crashable[0] = new Crashable(backend));
+            LockClient doomed =
+                    LockClient.open(doomedUri, options, backend -> crashable[0] = new Crashable(backend, proxy));
             LockClient survivor = LockClient.open(uri, options);
             try (LeaderElection first = doomed.leaderElection(name, "first");
                     LeaderElection second = survivor.leaderElection(name, "second")) {
@@ -96,26 +118,44 @@ final class LeaderFailover {
             } finally {
                 survivor.close();
                 doomed.close(); // its releases fail, as a dead process's would never be sent
+                if (proxy != null) {
+                    proxy.close();
+                }
             }
         }
         return new Outcome(lease, millis);
     }
 
+    private static TcpProxy proxyTo(int port) {
+        try {
+            return new TcpProxy("127.0.0.1", port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("leader failover: could not open a proxy to port " + port, e);
+        }
+    }
+
     /**
-     * A backend whose process died: once crashed, its connections are closed and every call fails
-     * without reaching the server, so the server keeps the leader's key until its lease runs out.
+     * A backend whose process died: once crashed, every call fails without reaching the server and
+     * its connections are cut (or, in process, it is closed), so the server keeps the leader's key
+     * until its lease runs out.
      */
     private static final class Crashable extends ForwardingLockBackend {
 
+        private final TcpProxy proxy;
         private volatile boolean crashed;
 
-        Crashable(LockBackend backend) {
+        Crashable(LockBackend backend, TcpProxy proxy) {
             super(backend);
+            this.proxy = proxy;
         }
 
         void crash() {
             crashed = true;
-            delegate().close();
+            if (proxy != null) {
+                proxy.cut();
+            } else {
+                delegate().close();
+            }
         }
 
         @Override
