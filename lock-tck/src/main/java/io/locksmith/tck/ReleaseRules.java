@@ -27,6 +27,12 @@ interface ReleaseRules extends Rules {
         LockContract c = contract();
         String name = c.name("stale");
         LockHandle stale = c.client().lock(name).withAutoRenew(false).acquire(Duration.ZERO);
+        // told first that its lease ran out, so that its close() below sends a release; told only
+        // later, it might hear of the next owner first (its lock taken) and rightly send none
+        c.complete(
+                stale.whenLost().toCompletableFuture(),
+                c.lease().plus(c.margin()),
+                "a handle that is not renewed must be told it was lost once its lease runs out");
         LockHandle next =
                 c.client().lock(name).acquire(c.lease().plus(c.margin()).multipliedBy(2));
         c.check(!stale.isHeld(), "a handle whose lease ran out must not be held");
