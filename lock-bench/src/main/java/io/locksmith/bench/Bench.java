@@ -275,8 +275,8 @@ public final class Bench {
                 backend,
                 scenario,
                 o.grantsPerSecond(),
-                o.waitMicros().getValueAtPercentile(50),
-                o.waitMicros().getValueAtPercentile(99),
+                micros(o.waitNanos().getValueAtPercentile(50)),
+                micros(o.waitNanos().getValueAtPercentile(99)),
                 ratio,
                 note,
                 o.figures());

@@ -52,9 +52,10 @@ final class Contention {
      * @param grantsPerSecond grants in the measured window per second
      * @param grantsPerClient grants in the window to each contender, by contender
      * @param longestStreak the most consecutive grants in the window to one contender
-     * @param waitMicros from asking to holding, in microseconds, one value per grant in the window
+     * @param waitNanos from asking to holding, in nanoseconds (the memory backend's waits are
+     *     below a microsecond), one value per grant in the window
      */
-    record Outcome(double grantsPerSecond, long[] grantsPerClient, int longestStreak, Histogram waitMicros) {
+    record Outcome(double grantsPerSecond, long[] grantsPerClient, int longestStreak, Histogram waitNanos) {
 
         /** @return fewest grants of one contender ÷ most; 0 if one got none, NaN if none got any */
         double fairness() {
@@ -63,7 +64,7 @@ final class Contention {
 
         /** @return the wait's 99.9th percentile ÷ its median */
         double tailRatio() {
-            return Contention.tailRatio(waitMicros);
+            return Contention.tailRatio(waitNanos);
         }
 
         /** @return the figures a row of the report carries beside rate and latency */
@@ -72,7 +73,7 @@ final class Contention {
                     fairness(),
                     Arrays.stream(grantsPerClient).min().orElse(0),
                     Arrays.stream(grantsPerClient).max().orElse(0),
-                    waitMicros.getValueAtPercentile(99.9),
+                    waitNanos.getValueAtPercentile(99.9) / 1000.0,
                     tailRatio(),
                     longestStreak);
         }
@@ -189,7 +190,7 @@ final class Contention {
                                         }
                                         // drawn while holding: the sequence is the grant order
                                         mine[count++] = sequence.getAndIncrement();
-                                        waits.recordValue(Math.max(1, (granted - asked) / 1000));
+                                        waits.recordValue(Math.max(1, granted - asked));
                                     }
                                     contender.release();
                                 }

@@ -63,14 +63,16 @@ class ContendedFiguresTest {
     @Test
     void anOutcomeCarriesItsFiguresIntoTheReportRow() {
         Histogram waits = new Histogram(3);
-        waits.recordValueWithCount(100, 990);
-        waits.recordValueWithCount(5_000, 10);
+        waits.recordValueWithCount(100_000, 990);
+        waits.recordValueWithCount(5_000_000, 10);
         Result.Fairness f = new Contention.Outcome(900, new long[] {4, 2, 3}, 3, waits).figures();
         assertThat(f.fairness()).as("bench, contended: the row's fairness").isEqualTo(0.5);
         assertThat(f.fewest()).as("bench, contended: the row's fewest grants").isEqualTo(2);
         assertThat(f.most()).as("bench, contended: the row's most grants").isEqualTo(4);
         assertThat(f.longestStreak()).as("bench, contended: the row's streak").isEqualTo(3);
-        assertThat(f.p999Micros()).as("bench, contended: the row's p99.9").isCloseTo(5_000.0, within(10.0));
+        assertThat(f.p999Micros())
+                .as("bench, contended: the row's p99.9, in µs")
+                .isCloseTo(5_000.0, within(10.0));
         Result row = new Result("memory", "contended", 900, 100, 100, 0.5, "latency = wait", f);
         assertThat(row.markdownRow())
                 .as("bench, contended: the Markdown row names fairness, tail and streak")

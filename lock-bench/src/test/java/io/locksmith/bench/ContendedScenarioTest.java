@@ -50,7 +50,7 @@ class ContendedScenarioTest {
         assertThat(o.longestStreak())
                 .as(rule + "a streak is at least one grant")
                 .isGreaterThanOrEqualTo(1);
-        assertThat(o.waitMicros().getTotalCount())
+        assertThat(o.waitNanos().getTotalCount())
                 .as(rule + "one wait per grant")
                 .isEqualTo(Arrays.stream(o.grantsPerClient()).sum());
         assertThat(o.tailRatio()).as(rule + "p99.9 is at least the median").isGreaterThanOrEqualTo(1.0);
