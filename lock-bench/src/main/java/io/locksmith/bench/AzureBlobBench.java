@@ -5,6 +5,8 @@ import com.azure.core.util.BinaryData;
 import com.azure.core.util.HttpClientOptions;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.specialized.BlobLeaseClient;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import com.azure.storage.common.policy.RequestRetryOptions;
@@ -29,8 +31,14 @@ final class AzureBlobBench implements BackendBench {
 
     AzureBlobBench(TestServer server) {
         this.server = server;
+        this.container = container();
+        container.createIfNotExists();
+    }
+
+    /** A container client with an HTTP client (and connection pool) of its own. */
+    private BlobContainerClient container() {
         Duration timeout = Duration.ofSeconds(5);
-        this.container = new BlobServiceClientBuilder()
+        return new BlobServiceClientBuilder()
                 .connectionString(server.uri())
                 .httpClient(HttpClient.createDefault(new HttpClientOptions()
                         .setConnectTimeout(timeout)
@@ -40,7 +48,6 @@ final class AzureBlobBench implements BackendBench {
                 .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, timeout, null, null, null))
                 .buildClient()
                 .getBlobContainerClient(CONTAINER);
-        container.createIfNotExists();
     }
 
     @Override
@@ -93,6 +100,53 @@ final class AzureBlobBench implements BackendBench {
                 });
                 lease.acquireLease(15);
                 lease.releaseLease();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    /**
+     * The pair floor's acquire-lease and release-lease, with an HTTP client and a lease id of its
+     * own; a lease another connection holds answers 409 LeaseAlreadyPresent.
+     */
+    @Override
+    public FloorConnection floorConnection() {
+        BlobContainerClient own = container();
+        Map<String, BlobLeaseClient> leases = new HashMap<>();
+        return new FloorConnection() {
+            @Override
+            public boolean tryAcquire(String key) {
+                BlobLeaseClient lease = leases.computeIfAbsent(key, k -> {
+                    var blob = own.getBlobClient("contended-floor/" + k);
+                    if (!blob.exists()) {
+                        try {
+                            blob.upload(BinaryData.fromBytes(new byte[0]), false);
+                        } catch (BlobStorageException e) {
+                            // another connection made the blob first (and may hold its lease)
+                            if (!BlobErrorCode.BLOB_ALREADY_EXISTS.equals(e.getErrorCode())
+                                    && !BlobErrorCode.LEASE_ID_MISSING.equals(e.getErrorCode())) {
+                                throw e;
+                            }
+                        }
+                    }
+                    return new BlobLeaseClientBuilder().blobClient(blob).buildClient();
+                });
+                try {
+                    lease.acquireLease(15);
+                    return true;
+                } catch (BlobStorageException e) {
+                    if (BlobErrorCode.LEASE_ALREADY_PRESENT.equals(e.getErrorCode())) {
+                        return false;
+                    }
+                    throw e;
+                }
+            }
+
+            @Override
+            public void release(String key) {
+                leases.get(key).releaseLease();
             }
 
             @Override

@@ -21,6 +21,20 @@ interface BackendBench extends AutoCloseable {
     Floor floor();
 
     /**
+     * @return a new connection of the backend's own client library for one process of the
+     *     contended floor, with an owner value of its own; the caller closes it
+     */
+    FloorConnection floorConnection();
+
+    /**
+     * @return a new lock client standing for one process in the contended scenario: on a
+     *     connection of its own, not shared with another client's
+     */
+    default LockClient processClient() {
+        return client();
+    }
+
+    /**
      * @return the backend's URI for the held-at-scale scenario, which opens its own instrumented
      *     client through the provider; null to leave the scenario out
      */
@@ -52,6 +66,30 @@ interface BackendBench extends AutoCloseable {
          * @param key the key
          */
         void pair(String key);
+
+        @Override
+        void close();
+    }
+
+    /**
+     * One connection of the contended floor: an attempt that does not wait, and a release, each
+     * the least the backend's own client can do for it.
+     */
+    interface FloorConnection extends AutoCloseable {
+        /**
+         * One attempt at the key.
+         *
+         * @param key the key
+         * @return whether this connection now holds the key
+         */
+        boolean tryAcquire(String key);
+
+        /**
+         * Frees the key this connection holds.
+         *
+         * @param key the key
+         */
+        void release(String key);
 
         @Override
         void close();

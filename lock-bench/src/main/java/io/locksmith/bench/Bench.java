@@ -31,6 +31,22 @@ public final class Bench {
         BACKENDS.put("azure-blob", () -> new AzureBlobBench(TestServers.azurite()));
     }
 
+    /** Issue 20's contended scenario: this many clients, each standing for a process, on one name. */
+    private static final int CONTENDERS = 8;
+
+    private static final String CONTENDED_FLOOR = "contended floor: 8 connections polling every 100 µs";
+    private static final String CONTENDED = "contended: 8 clients, 1 name";
+    private static final String CONTENDED_MUTEX = "contended: Curator InterProcessMutex, 8 clients, 1 name";
+
+    private static final String TO_CONTENDED_FLOOR = "latency = wait; ratio to the contended floor";
+
+    private static final String USAGE = "usage: [--backends "
+            + String.join(",", BACKENDS.keySet())
+            + "] [--only contended] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]"
+            + " [--failover-rounds N] [--out DIR]; --only contended runs only the contended"
+            + " rows (the polling floor, the library with 8 clients on one name, and on ZooKeeper"
+            + " Curator's InterProcessMutex the same way); --help prints this";
+
     private static int heldLocks;
     private static Duration heldFor;
     private static int failoverRounds;
@@ -38,8 +54,9 @@ public final class Bench {
     private Bench() {}
 
     /**
-     * @param args {@code [--backends a,b] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]
-     *     [--failover-rounds N] [--out DIR]}
+     * @param args {@code [--backends a,b] [--only contended] [--seconds N] [--warmup N] [--held N]
+     *     [--hold-seconds N] [--failover-rounds N] [--out DIR]}; {@code --only contended} runs only
+     *     the contended rows of issue 20 (8 clients on one name against the polling floor)
      * @throws Exception if a scenario fails
      */
     public static void main(String[] args) throws Exception {
@@ -50,6 +67,7 @@ public final class Bench {
         int holdSeconds = 60;
         int rounds = 3;
         Path out = Path.of("target/bench");
+        boolean onlyContended = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--backends" -> backends = List.of(args[++i].split(","));
@@ -59,11 +77,18 @@ public final class Bench {
                 case "--held" -> held = Integer.parseInt(args[++i]);
                 case "--hold-seconds" -> holdSeconds = Integer.parseInt(args[++i]);
                 case "--failover-rounds" -> rounds = Integer.parseInt(args[++i]);
-                default ->
-                    throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--backends "
-                            + String.join(",", BACKENDS.keySet())
-                            + "] [--seconds N] [--warmup N] [--held N] [--hold-seconds N] [--failover-rounds N]"
-                            + " [--out DIR]");
+                case "--help" -> {
+                    System.out.println(USAGE);
+                    return;
+                }
+                case "--only" -> {
+                    String only = args[++i];
+                    if (!only.equals("contended")) {
+                        throw new IllegalArgumentException("unknown scenario group " + only + " for --only; " + USAGE);
+                    }
+                    onlyContended = true;
+                }
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
             }
         }
         Scenarios scenarios = new Scenarios(Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
@@ -80,7 +105,11 @@ public final class Bench {
             progress(name, "starting");
             try (BackendBench bench = factory.get()) {
                 versions.add(bench.name() + ": " + bench.version());
-                results.addAll(run(bench, scenarios));
+                if (onlyContended) {
+                    results.addAll(contention(bench, scenarios));
+                } else {
+                    results.addAll(run(bench, scenarios));
+                }
             }
         }
         String table = report(results, versions, String.join(" ", args));
@@ -169,6 +198,7 @@ public final class Bench {
                 spread.waitMicros().getValueAtPercentile(99),
                 Double.NaN,
                 "latency = acquire"));
+        rows.addAll(contention(bench, s));
         if (bench.failoverUri() != null && failoverRounds > 0) {
             progress(b, "leader failover");
             LeaderFailover.Outcome o = LeaderFailover.run(bench.failoverUri(), bench.failoverLease(), failoverRounds);
@@ -210,6 +240,46 @@ public final class Bench {
                             o.lost())));
         }
         return rows;
+    }
+
+    /**
+     * Issue 20's contended rows: the polling floor (the backend's own client, each of 8 threads on
+     * a connection of its own), the library (each of 8 threads on a client of its own) as a ratio
+     * to it, and on ZooKeeper Curator's {@code InterProcessMutex} contended the same way.
+     */
+    private static List<Result> contention(BackendBench bench, Scenarios s) throws InterruptedException {
+        List<Result> rows = new ArrayList<>();
+        String b = bench.name();
+        progress(b, CONTENDED_FLOOR);
+        Contention.Outcome floor = s.contention(Contention.open(
+                CONTENDERS, () -> Contention.polling(bench.floorConnection(), "bench-contended-floor")));
+        rows.add(contentionRow(b, CONTENDED_FLOOR, floor, Double.NaN, "latency = wait"));
+        progress(b, CONTENDED);
+        Contention.Outcome library = s.contention(Contention.open(
+                CONTENDERS, () -> Contention.library(bench.processClient(), "bench-contended-clients")));
+        rows.add(contentionRow(
+                b, CONTENDED, library, library.grantsPerSecond() / floor.grantsPerSecond(), TO_CONTENDED_FLOOR));
+        if (bench instanceof ZooKeeperBench zk) {
+            progress(b, CONTENDED_MUTEX);
+            Contention.Outcome mutex = s.contention(Contention.open(
+                    CONTENDERS, () -> zk.interProcessMutexContender("/bench-contended-interprocess-mutex")));
+            rows.add(contentionRow(
+                    b, CONTENDED_MUTEX, mutex, mutex.grantsPerSecond() / floor.grantsPerSecond(), TO_CONTENDED_FLOOR));
+        }
+        return rows;
+    }
+
+    private static Result contentionRow(
+            String backend, String scenario, Contention.Outcome o, double ratio, String note) {
+        return new Result(
+                backend,
+                scenario,
+                o.grantsPerSecond(),
+                micros(o.waitNanos().getValueAtPercentile(50)),
+                micros(o.waitNanos().getValueAtPercentile(99)),
+                ratio,
+                note,
+                o.figures());
     }
 
     /**

@@ -13,6 +13,7 @@ import io.locksmith.LockOptions;
 import io.locksmith.etcd.EtcdLocks;
 import io.locksmith.testing.TestServer;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -27,7 +28,11 @@ final class EtcdBench implements BackendBench {
 
     EtcdBench(TestServer server) {
         this.server = server;
-        this.client = Client.builder()
+        this.client = jetcd();
+    }
+
+    private Client jetcd() {
+        return Client.builder()
                 .endpoints("http://" + server.host() + ":" + server.port())
                 .build();
     }
@@ -75,6 +80,47 @@ final class EtcdBench implements BackendBench {
                 join(client.getLeaseClient().revoke(lease));
             }
         };
+    }
+
+    /**
+     * The pair floor's transaction and delete on a jetcd client of its own, on a lease that
+     * outlasts any run (revoked on close).
+     */
+    @Override
+    public FloorConnection floorConnection() {
+        Client own = jetcd();
+        KV kv = own.getKVClient();
+        long lease = join(own.getLeaseClient().grant(600)).getID();
+        PutOption onLease = PutOption.builder().withLeaseId(lease).build();
+        ByteSequence owner = bytes(UUID.randomUUID().toString());
+        return new FloorConnection() {
+            @Override
+            public boolean tryAcquire(String key) {
+                ByteSequence k = bytes("floor/" + key);
+                return join(kv.txn()
+                                .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                                .Then(Op.put(k, owner, onLease))
+                                .commit())
+                        .isSucceeded();
+            }
+
+            @Override
+            public void release(String key) {
+                join(kv.delete(bytes("floor/" + key)));
+            }
+
+            @Override
+            public void close() {
+                join(own.getLeaseClient().revoke(lease));
+                own.close();
+            }
+        };
+    }
+
+    /** Opened from the URI, so that it has a jetcd client of its own, as a process would. */
+    @Override
+    public LockClient processClient() {
+        return LockClient.open(server.uri());
     }
 
     @Override

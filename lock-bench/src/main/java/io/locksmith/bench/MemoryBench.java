@@ -1,10 +1,14 @@
 package io.locksmith.bench;
 
 import io.locksmith.LockClient;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The in-JVM backend; its floor is a ConcurrentHashMap put-if-absent and remove. */
 final class MemoryBench implements BackendBench {
+
+    /** The contended floor's map, shared by its connections as a server is. */
+    private final ConcurrentHashMap<String, String> contendedMap = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -34,6 +38,25 @@ final class MemoryBench implements BackendBench {
             public void pair(String key) {
                 map.putIfAbsent(key, "owner");
                 map.remove(key, "owner");
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    @Override
+    public FloorConnection floorConnection() {
+        String owner = UUID.randomUUID().toString();
+        return new FloorConnection() {
+            @Override
+            public boolean tryAcquire(String key) {
+                return contendedMap.putIfAbsent(key, owner) == null;
+            }
+
+            @Override
+            public void release(String key) {
+                contendedMap.remove(key, owner);
             }
 
             @Override

@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.UUID;
 
 /**
  * PostgreSQL through lock-jdbc; its floor is a hand-written lock row with the same driver on one
@@ -14,11 +15,11 @@ import java.sql.Statement;
  */
 final class PostgresBench implements BackendBench {
 
-    /** Bind: key. */
-    private static final String UPSERT = "INSERT INTO bench_floor (k, v) VALUES (?, 'owner') "
+    /** Bind: key, owner. Updates one row if it took the key, none if another owner holds it. */
+    private static final String UPSERT = "INSERT INTO bench_floor (k, v) VALUES (?, ?) "
             + "ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v WHERE bench_floor.v IS NULL";
-    /** Bind: key. */
-    private static final String DELETE = "DELETE FROM bench_floor WHERE k = ? AND v = 'owner'";
+    /** Bind: key, owner. */
+    private static final String DELETE = "DELETE FROM bench_floor WHERE k = ? AND v = ?";
 
     private final TestServer server;
     private final Connection connection;
@@ -65,8 +66,10 @@ final class PostgresBench implements BackendBench {
                 public void pair(String key) {
                     try {
                         upsert.setString(1, key);
+                        upsert.setString(2, "owner");
                         upsert.executeUpdate();
                         delete.setString(1, key);
+                        delete.setString(2, "owner");
                         delete.executeUpdate();
                     } catch (SQLException e) {
                         throw new IllegalStateException(e);
@@ -85,6 +88,51 @@ final class PostgresBench implements BackendBench {
             };
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The same upsert and delete as the pair floor, on a connection of its own in autocommit. */
+    @Override
+    public FloorConnection floorConnection() {
+        String owner = UUID.randomUUID().toString();
+        try {
+            Connection own = DriverManager.getConnection(server.uri());
+            PreparedStatement upsert = own.prepareStatement(UPSERT);
+            PreparedStatement delete = own.prepareStatement(DELETE);
+            upsert.setString(2, owner);
+            delete.setString(2, owner);
+            return new FloorConnection() {
+                @Override
+                public boolean tryAcquire(String key) {
+                    try {
+                        upsert.setString(1, key);
+                        return upsert.executeUpdate() == 1;
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void release(String key) {
+                    try {
+                        delete.setString(1, key);
+                        delete.executeUpdate();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        own.close();
+                    } catch (SQLException e) {
+                        // closing a benchmark connection: nothing to do
+                    }
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach PostgreSQL at " + server.host() + ":" + server.port(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.locksmith.LockClient;
 import io.locksmith.testing.TestServer;
+import java.util.UUID;
 
 /**
  * Redis; its floor is what a hand-written lock costs with the same Lettuce client: {@code SET NX
@@ -60,6 +61,31 @@ final class RedisBench implements BackendBench {
 
             @Override
             public void close() {}
+        };
+    }
+
+    @Override
+    public FloorConnection floorConnection() {
+        StatefulRedisConnection<String, String> connection = floorClient.connect();
+        RedisCommands<String, String> redis = connection.sync();
+        String sha = redis.scriptLoad(COMPARE_AND_DELETE);
+        String owner = UUID.randomUUID().toString();
+        return new FloorConnection() {
+            @Override
+            public boolean tryAcquire(String key) {
+                // SET NX answers null when the key was already there
+                return redis.set(key, owner, SetArgs.Builder.nx().px(30_000)) != null;
+            }
+
+            @Override
+            public void release(String key) {
+                redis.evalsha(sha, ScriptOutputType.INTEGER, new String[] {key}, owner);
+            }
+
+            @Override
+            public void close() {
+                connection.close();
+            }
         };
     }
 

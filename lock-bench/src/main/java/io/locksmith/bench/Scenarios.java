@@ -143,6 +143,17 @@ final class Scenarios {
                 handoffs.getIntervalHistogram());
     }
 
+    /**
+     * Issue 20's contended scenario: each contender on its own client or connection, one name.
+     *
+     * @param contenders the contenders, closed when the run ends
+     * @return what the measured window saw
+     * @throws InterruptedException if interrupted while waiting for the contenders
+     */
+    Contention.Outcome contention(List<Contention.Contender> contenders) throws InterruptedException {
+        return Contention.run(contenders, warmUp, measure);
+    }
+
     /** What a contended run measured. */
     record Contended(double grantsPerSecond, Histogram waitMicros, Histogram handoffMicros) {}
 

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * ZooKeeper; its floor is the least a lock can cost with a Curator client: create an ephemeral
@@ -21,13 +22,18 @@ final class ZooKeeperBench implements BackendBench {
 
     ZooKeeperBench(TestServer server) {
         this.server = server;
-        this.curator = CuratorFrameworkFactory.builder()
+        this.curator = curator();
+    }
+
+    private CuratorFramework curator() {
+        CuratorFramework c = CuratorFrameworkFactory.builder()
                 .connectString(server.host() + ":" + server.port())
                 .sessionTimeoutMs(30_000)
                 .connectionTimeoutMs(5_000)
                 .retryPolicy(new RetryNTimes(0, 0))
                 .build();
-        curator.start();
+        c.start();
+        return c;
     }
 
     @Override
@@ -79,6 +85,73 @@ final class ZooKeeperBench implements BackendBench {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    /** The pair floor's ephemeral create and delete, on a Curator client (and session) of its own. */
+    @Override
+    public FloorConnection floorConnection() {
+        CuratorFramework own = curator();
+        return new FloorConnection() {
+            @Override
+            public boolean tryAcquire(String key) {
+                try {
+                    own.create().withMode(CreateMode.EPHEMERAL).forPath("/" + key);
+                    return true;
+                } catch (KeeperException.NodeExistsException e) {
+                    return false;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void release(String key) {
+                try {
+                    own.delete().forPath("/" + key);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void close() {
+                own.close();
+            }
+        };
+    }
+
+    /**
+     * @param path the mutex's path
+     * @return a contender that takes Curator's {@link InterProcessMutex} on a Curator client (and
+     *     session) of its own, as issue 20's peer row does
+     */
+    Contention.Contender interProcessMutexContender(String path) {
+        CuratorFramework own = curator();
+        InterProcessMutex mutex = new InterProcessMutex(own, path);
+        return new Contention.Contender() {
+            @Override
+            public void acquire() {
+                try {
+                    mutex.acquire();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void release() {
+                try {
+                    mutex.release();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void close() {
+                own.close();
+            }
+        };
     }
 
     @Override
