@@ -44,8 +44,11 @@ final class LineServer implements TestServer {
     private volatile ServerSocket listener;
 
     LineServer() {
-        this.listener = listen(0);
-        this.port = listener.getLocalPort();
+        // a port the kernel never hands out by itself (FreePorts), so that a restart can bind it
+        // again: a port 0 bind gets an ephemeral one, which another JVM's outgoing connection may
+        // hold as its local port while the server is down
+        this.port = FreePorts.next();
+        this.listener = listen(port);
         accept(listener);
     }
 
