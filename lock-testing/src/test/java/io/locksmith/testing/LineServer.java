@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A lock server over TCP, one text line per request, for testing {@link ProxiedSubject} with no
@@ -42,6 +43,7 @@ final class LineServer implements TestServer {
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final int port;
     private volatile ServerSocket listener;
+    private volatile Thread acceptor;
 
     LineServer() {
         // a port the kernel never hands out by itself (FreePorts), so that a restart can bind it
@@ -64,7 +66,7 @@ final class LineServer implements TestServer {
     }
 
     private void accept(ServerSocket on) {
-        Thread t = new Thread(
+        Thread t = acceptor = new Thread(
                 () -> {
                     while (!on.isClosed()) {
                         try {
@@ -169,6 +171,16 @@ final class LineServer implements TestServer {
             listener.close();
         } catch (IOException e) {
             // already closed
+        }
+        // a socket closed while a thread is blocked in its accept() is closed for good only once
+        // that thread has left it; a restart that binds the port before then finds it in use
+        try {
+            acceptor.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (acceptor.isAlive()) {
+            throw new IllegalStateException("the line server's accepting thread did not stop in 30 s");
         }
         for (Socket s : connections) {
             try {
