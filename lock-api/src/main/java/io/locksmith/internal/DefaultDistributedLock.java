@@ -159,7 +159,7 @@ final class DefaultDistributedLock implements DistributedLock {
         }
         runtime.ensureOpen(name);
         long start = runtime.clock.nanoTime();
-        AcquireRequest request = newRequest();
+        AcquireRequest request = newRequest().waiting();
         boolean uncertain = false;
         long[] holderLeft = {-1};
         boolean queued = runtime.backend.queue().isPresent();
@@ -221,7 +221,7 @@ final class DefaultDistributedLock implements DistributedLock {
         Listeners listeners = runtime.listeners;
         if (listeners.none()) {
             runtime.ensureOpen(name);
-            return startWaiting(newRequest(), Waits.nanos(wait), wait, false);
+            return startWaiting(newRequest(wait), Waits.nanos(wait), wait, false);
         }
         long start = runtime.clock.nanoTime();
         LockListener.AcquisitionStarted started =
@@ -229,7 +229,7 @@ final class DefaultDistributedLock implements DistributedLock {
         CompletableFuture<LockHandle> pending;
         try {
             runtime.ensureOpen(name);
-            pending = startWaiting(newRequest(), Waits.nanos(wait), wait, false);
+            pending = startWaiting(newRequest(wait), Waits.nanos(wait), wait, false);
         } catch (RuntimeException e) {
             listeners.ended(started, start, runtime.clock.nanoTime(), null, null, e);
             throw e;
@@ -279,6 +279,10 @@ final class DefaultDistributedLock implements DistributedLock {
         AcquireRequest request = AcquireRequest.of(
                 key, name, ownerSuffix == null ? runtime.nextOwner() : runtime.nextOwner() + ownerSuffix, lease);
         return hold == Hold.EXCLUSIVE ? request : request.withHold(hold);
+    }
+
+    private AcquireRequest newRequest(Duration wait) {
+        return wait.isZero() ? newRequest() : newRequest().waiting();
     }
 
     /** One backend attempt; returns the new handle or null if the lock is held. */

@@ -124,6 +124,14 @@ final class DefaultLockClient implements LockClient {
             }
         }
 
+        @Override
+        public void released(String key, String next) {
+            ClientRuntime r = runtime;
+            if (r != null && r.signals != null) {
+                r.signals.signalled(key, next);
+            }
+        }
+
         String backend() {
             ClientRuntime r = runtime;
             return r == null ? "a backend being opened" : r.description();

@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class PollingAcquisition implements Runnable {
 
-    /** With release signals, a waiter still retries at least every 10 s or ten maximum back-offs. */
-    private static final long SIGNALLED_SLEEP_CAP_BACKOFFS = 10;
-
-    private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * With release signals, a waiter still retries at least every second (or maximum back-off, if
+     * longer): a lost signal, or a queued backend's next waiter that died, costs it about that.
+     */
+    private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final DefaultDistributedLock lock;
     private final ClientRuntime runtime;
@@ -130,7 +131,7 @@ final class PollingAcquisition implements Runnable {
                 }
                 return;
             }
-            if (result.isDone() && request.hold().kind() == Hold.Kind.WRITE) {
+            if (result.isDone() && leavesMark()) {
                 // the wait ended (and gave up the mark) while this attempt was out; the attempt,
                 // finding the key held, may have left its mark again after that
                 runtime.calls.abandon(request);
@@ -164,7 +165,7 @@ final class PollingAcquisition implements Runnable {
             if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
                 // subscription would otherwise go unnoticed until the next back-off
-                SignalHub.Membership s = signals.subscribe(request.key(), this::wake);
+                SignalHub.Membership s = signals.subscribe(request.key(), request.owner(), this::wake);
                 if (s == null) {
                     signalsRefused = true; // the hub logged why; back-off and the holder's lease still work
                 } else {
@@ -212,8 +213,7 @@ final class PollingAcquisition implements Runnable {
         if (subscription != null && subscription.live()) {
             // the signal wakes it sooner; the cap bounds what a lost signal can cost
             long cap = Math.max(
-                    SIGNALLED_SLEEP_CAP_NANOS,
-                    SIGNALLED_SLEEP_CAP_BACKOFFS * runtime.options.backoffMax().toNanos());
+                    SIGNALLED_SLEEP_CAP_NANOS, runtime.options.backoffMax().toNanos());
             return Math.min(holderLeft, cap) + jitter;
         }
         return Math.min(backoff.nextNanos(), holderLeft + jitter);
@@ -233,8 +233,13 @@ final class PollingAcquisition implements Runnable {
         result.completeExceptionally(lock.waitEnded(wait, lastFailure));
     }
 
+    /** Whether an attempt that finds the key held may leave a mark: a waiting writer's, or a waiter's place in a queue. */
+    private boolean leavesMark() {
+        return request.waits() || request.hold().kind() == Hold.Kind.WRITE;
+    }
+
     private void stop(boolean withoutHandle) {
-        if (withoutHandle && (uncertain || attemptOut || request.hold().kind() == Hold.Kind.WRITE)) {
+        if (withoutHandle && (uncertain || attemptOut || leavesMark())) {
             runtime.calls.abandon(request); // an unanswered attempt may hold the lock
         }
         ReleaseSignals.Subscription s;

@@ -10,7 +10,9 @@ import java.util.Map;
  * Shares a backend's release signals among a client's waiters: one backend subscription per key,
  * however many waiters, and each signal wakes one of them, in turn. A release frees the lock for
  * one new holder, so waking every waiter would only make all but one of them ask the backend in
- * vain; the others keep sleeping until a later release (or their safety-net timer).
+ * vain; the others keep sleeping until a later release (or their safety-net timer). A backend
+ * that queues its waiters names the owner the key goes to next, and only that owner's waiter,
+ * if it is one of this client's, wakes.
  */
 final class SignalHub {
 
@@ -31,13 +33,14 @@ final class SignalHub {
      *     user without channel rights): the waiter backs off instead, and the key's next waiter
      *     asks the backend again
      */
-    Membership subscribe(String key, Runnable wake) {
+    Membership subscribe(String key, String owner, Runnable wake) {
         Waiters w;
         boolean first;
         synchronized (this) {
             w = byKey.computeIfAbsent(key, k -> new Waiters());
             first = w.queue.isEmpty() && w.subscription == null;
             w.queue.addLast(wake);
+            w.owners.put(owner, wake);
         }
         if (first) {
             // outside the hub's lock: subscribing waits for the backend's confirmation
@@ -59,7 +62,7 @@ final class SignalHub {
                 s.close();
             }
         }
-        return new Membership(() -> unsubscribe(key, w, wake), w);
+        return new Membership(() -> unsubscribe(key, owner, w, wake), w);
     }
 
     /**
@@ -96,6 +99,7 @@ final class SignalHub {
             w.queue.remove(wake);
             joined = java.util.List.copyOf(w.queue);
             w.queue.clear();
+            w.owners.clear();
             if (byKey.get(key) == w) {
                 byKey.remove(key);
             }
@@ -112,10 +116,11 @@ final class SignalHub {
         joined.forEach(Runnable::run);
     }
 
-    private void unsubscribe(String key, Waiters w, Runnable wake) {
+    private void unsubscribe(String key, String owner, Waiters w, Runnable wake) {
         ReleaseSignals.Subscription toClose = null;
         synchronized (this) {
             w.queue.remove(wake);
+            w.owners.remove(owner, wake);
             if (w.queue.isEmpty() && byKey.get(key) == w) {
                 byKey.remove(key);
                 toClose = w.subscription;
@@ -143,8 +148,24 @@ final class SignalHub {
         }
     }
 
+    /**
+     * A release signal for a key that names the owner it goes to next: wakes that owner's waiter
+     * if it is this client's, else nobody here.
+     */
+    void signalled(String key, String next) {
+        Runnable waiter;
+        synchronized (this) {
+            Waiters w = byKey.get(key);
+            waiter = w == null ? null : w.owners.get(next);
+        }
+        if (waiter != null) {
+            waiter.run();
+        }
+    }
+
     private static final class Waiters {
         final Deque<Runnable> queue = new ArrayDeque<>();
+        final Map<String, Runnable> owners = new HashMap<>();
         ReleaseSignals.Subscription subscription;
         volatile boolean refused;
     }

@@ -14,13 +14,15 @@ public final class AcquireRequest {
     private final String owner;
     private final Duration lease;
     private final Hold hold;
+    private final boolean waits;
 
-    private AcquireRequest(String key, String name, String owner, Duration lease, Hold hold) {
+    private AcquireRequest(String key, String name, String owner, Duration lease, Hold hold, boolean waits) {
         this.key = Objects.requireNonNull(key, "key");
         this.name = Objects.requireNonNull(name, "name");
         this.owner = Objects.requireNonNull(owner, "owner");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.hold = Objects.requireNonNull(hold, "hold");
+        this.waits = waits;
     }
 
     /**
@@ -36,7 +38,7 @@ public final class AcquireRequest {
      * @return the request
      */
     public static AcquireRequest of(String key, String name, String owner, Duration lease) {
-        return new AcquireRequest(key, name, owner, lease, Hold.EXCLUSIVE);
+        return new AcquireRequest(key, name, owner, lease, Hold.EXCLUSIVE, false);
     }
 
     /**
@@ -44,7 +46,7 @@ public final class AcquireRequest {
      * @return this request for that kind of hold
      */
     public AcquireRequest withHold(Hold hold) {
-        return new AcquireRequest(key, name, owner, lease, hold);
+        return new AcquireRequest(key, name, owner, lease, hold, waits);
     }
 
     /**
@@ -52,7 +54,7 @@ public final class AcquireRequest {
      * @return this request for that owner
      */
     public AcquireRequest withOwner(String owner) {
-        return new AcquireRequest(key, name, owner, lease, hold);
+        return new AcquireRequest(key, name, owner, lease, hold, waits);
     }
 
     /**
@@ -60,7 +62,27 @@ public final class AcquireRequest {
      * @return this request for that lease
      */
     public AcquireRequest withLease(Duration lease) {
-        return new AcquireRequest(key, name, owner, lease, hold);
+        return new AcquireRequest(key, name, owner, lease, hold, waits);
+    }
+
+    /**
+     * @return this request as one that waits: the caller retries it until it is granted or the
+     *     wait ends, and when the wait ends without a grant the core calls
+     *     {@link LockBackend#abandon}
+     */
+    public AcquireRequest waiting() {
+        return new AcquireRequest(key, name, owner, lease, hold, true);
+    }
+
+    /**
+     * Whether the caller waits if the key is held. A backend that keeps its waiters in order (a
+     * fair queue) enqueues only such a request; a one-shot attempt that finds the key held leaves
+     * nothing behind.
+     *
+     * @return {@code true} for a request made by {@link #waiting()}
+     */
+    public boolean waits() {
+        return waits;
     }
 
     /** @return the backend key */
@@ -95,7 +117,8 @@ public final class AcquireRequest {
                 && r.name.equals(name)
                 && r.owner.equals(owner)
                 && r.lease.equals(lease)
-                && r.hold.equals(hold);
+                && r.hold.equals(hold)
+                && r.waits == waits;
     }
 
     @Override
@@ -105,6 +128,7 @@ public final class AcquireRequest {
 
     @Override
     public String toString() {
-        return "AcquireRequest[" + name + ", owner=" + owner + ", lease=" + Durations.format(lease) + ", " + hold + "]";
+        return "AcquireRequest[" + name + ", owner=" + owner + ", lease=" + Durations.format(lease) + ", " + hold
+                + (waits ? ", waits" : "") + "]";
     }
 }

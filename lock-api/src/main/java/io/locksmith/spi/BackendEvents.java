@@ -33,4 +33,18 @@ public interface BackendEvents {
      * @param key the backend key
      */
     void released(String key);
+
+    /**
+     * Reports that a key was released and that the backend's queue of waiters gives it next to
+     * one owner ({@link AcquireRequest#owner()} of a request that {@linkplain AcquireRequest#waits()
+     * waits}). The core wakes that owner's wait if it is one of this client's, and none of its
+     * other waiters, whose attempts would only be refused. The default reports
+     * {@link #released(String)}.
+     *
+     * @param key the backend key
+     * @param next the owner the key goes to next
+     */
+    default void released(String key, String next) {
+        released(key);
+    }
 }

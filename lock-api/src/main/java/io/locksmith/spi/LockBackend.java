@@ -85,7 +85,9 @@ public interface LockBackend extends AutoCloseable {
      *
      * <p>For a {@link Hold.Kind#WRITE} request the core also calls it whenever the writer stops
      * waiting without a grant (a one-shot attempt that found the key held, a wait that timed out
-     * or was cancelled), and the backend removes the writer's waiting mark with it.
+     * or was cancelled), and the backend removes the writer's waiting mark with it. Likewise for
+     * a request that {@linkplain AcquireRequest#waits() waits}: when its wait ends without a grant
+     * the core calls it, and a backend that keeps waiters in a queue removes the waiter.
      *
      * <p>The default does nothing; a backend whose attempts can take effect without an answer
      * must implement it, and the kit checks that a failed attempt leaves the lock takeable.

@@ -8,6 +8,7 @@ import io.locksmith.LockBackendException;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LossReason;
+import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.RenewOutcome;
@@ -424,11 +425,75 @@ class CoreFaultsTest {
     }
 
     @Test
+    void aWaitAsksAsAWaiterAndIsAbandonedWhenItEndsWithoutAGrant() throws Exception {
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        assertThat(client.lock("a").tryAcquire()).isEmpty();
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofMillis(50));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 3);
+        pass(Duration.ofMillis(60), Duration.ofMillis(5));
+        assertThat(waiter).failsWithin(Duration.ofSeconds(10));
+        List<AcquireRequest> asked = List.copyOf(backend.requests);
+        assertThat(asked.get(1).waits()).as("a one-shot attempt does not wait").isFalse();
+        AcquireRequest waited = asked.get(2);
+        assertThat(waited.waits()).as("a wait's attempts say that it waits").isTrue();
+        assertThat(asked.subList(2, asked.size())).allSatisfy(r -> assertThat(r).isEqualTo(waited));
+        await("the ended wait is abandoned, so that a queue forgets the waiter")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> backend.abandoned.contains(waited.owner()));
+        assertThat(backend.abandoned).doesNotContain(asked.get(1).owner());
+        holder.close();
+    }
+
+    @Test
+    void aReleaseThatNamesTheNextOwnerWakesOnlyThatOwnersWaiter() throws Exception {
+        backend.signals = true;
+        backend.holderLeft = Duration.ofSeconds(60);
+        reopen(LockOptions.builder()
+                .backoffMin(Duration.ofMillis(5))
+                .backoffMax(Duration.ofMillis(20))
+                .build());
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        CompletableFuture<LockHandle> second = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> backend.requests.stream()
+                                        .filter(AcquireRequest::waits)
+                                        .map(AcquireRequest::owner)
+                                        .distinct()
+                                        .count()
+                                == 2
+                        && client.workersIdle());
+        List<String> waiters = backend.requests.stream()
+                .filter(AcquireRequest::waits)
+                .map(AcquireRequest::owner)
+                .distinct()
+                .toList();
+        String next = waiters.get(1);
+        String key = backend.requests.get(0).key();
+        backend.owners.clear(); // freed without a signal; the queue gives it to the later waiter
+        int before = backend.acquireCalls.get();
+        events.get().released(key, "someone-else");
+        await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
+        assertThat(backend.acquireCalls.get())
+                .as("another client's next owner wakes nobody here")
+                .isEqualTo(before);
+        events.get().released(key, next);
+        await().atMost(Duration.ofSeconds(10)).until(() -> first.isDone() || second.isDone());
+        await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
+        assertThat(backend.owners).as("the named waiter took it").containsEntry(key, next);
+        assertThat(backend.acquireCalls.get()).as("only the named waiter tried").isEqualTo(before + 1);
+        assertThat(first.isDone() && second.isDone()).isFalse();
+        (first.isDone() ? first : second).get().close();
+        (first.isDone() ? second : first).cancel(false);
+        holder.close();
+    }
+
+    @Test
     void aWaiterThatJoinedWhileTheSubscriptionWasRefusedBacksOff() throws Exception {
         backend.signals = true;
         backend.subscribeFails = true;
         backend.subscribeStall = new CountDownLatch(1);
-        backend.holderLeft = Duration.ofSeconds(60); // a signalled waiter would sleep toward its 10 s cap
+        backend.holderLeft = Duration.ofSeconds(60); // a signalled waiter would sleep toward its 1 s cap
         reopen(LockOptions.builder()
                 .backoffMin(Duration.ofMillis(5))
                 .backoffMax(Duration.ofMillis(20))
@@ -448,7 +513,7 @@ class CoreFaultsTest {
         winner.close();
         pass(Duration.ofMillis(200), Duration.ofMillis(5));
         assertThat(first.isDone() && joiner.isDone())
-                .as("both waiters back off (5-20 ms); neither waits for a signal" + " (a 10 s sleep)")
+                .as("both waiters back off (5-20 ms); neither waits for a signal" + " (a 1 s sleep)")
                 .isTrue();
         (first.isDone() ? joiner : first).get(10, TimeUnit.SECONDS).close();
     }

@@ -177,10 +177,14 @@ class CoreTest {
                 .as("one backend subscription shared by the client's 100 waiters")
                 .hasSize(1);
         int settled = backend.acquireCalls.get();
-        pass(Duration.ofSeconds(2), Duration.ofMillis(20));
+        pass(Duration.ofMillis(900), Duration.ofMillis(20));
         assertThat(backend.acquireCalls.get())
-                .as("no attempt in 2 s of back-off ticks")
+                .as("no attempt in 0.9 s of back-off ticks")
                 .isEqualTo(settled);
+        pass(Duration.ofMillis(300), Duration.ofMillis(20));
+        assertThat(backend.acquireCalls.get() - settled)
+                .as("then one fallback attempt per waiter a second, in case a signal was lost")
+                .isBetween(1, 100);
         assertThat(settled)
                 .as("about two attempts per waiter, not one per 5-20 ms back-off tick")
                 .isLessThanOrEqualTo(300);
