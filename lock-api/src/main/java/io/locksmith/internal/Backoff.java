@@ -22,7 +22,16 @@ final class Backoff {
 
     /** @return the next pause, in nanoseconds */
     long nextNanos() {
-        long c = ceiling;
+        return nextNanos(maxNanos);
+    }
+
+    /**
+     * @param capNanos the highest ceiling this pause may be drawn under (the ceiling itself still
+     *     doubles), at least the minimum
+     * @return the next pause, in nanoseconds
+     */
+    long nextNanos(long capNanos) {
+        long c = Math.min(ceiling, Math.max(minNanos, capNanos));
         ceiling = Math.min(maxNanos, c * 2);
         long half = c / 2;
         return half + ThreadLocalRandom.current().nextLong(c - half + 1);

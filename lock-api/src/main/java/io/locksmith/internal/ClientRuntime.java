@@ -32,6 +32,7 @@ final class ClientRuntime {
     final SignalHub signals;
 
     final Listeners listeners = new Listeners();
+    final Yields yields = new Yields();
     private final String ownerPrefix = ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong ownerSequence = new AtomicLong();

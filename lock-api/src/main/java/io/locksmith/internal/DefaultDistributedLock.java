@@ -108,6 +108,8 @@ final class DefaultDistributedLock implements DistributedLock {
     private DefaultLockHandle tryOnce() {
         runtime.ensureOpen(name);
         AcquireRequest request = newRequest();
+        runtime.yields.take(
+                key, runtime.clock.nanoTime(), 0); // a one-shot attempt never yields; the next wait need not
         try {
             for (int round = 0; ; round++) {
                 boolean[] late = new boolean[1];
@@ -163,7 +165,8 @@ final class DefaultDistributedLock implements DistributedLock {
         boolean uncertain = false;
         long[] holderLeft = {-1};
         boolean queued = runtime.backend.queue().isPresent();
-        if (!queued) {
+        int credit = queued ? 0 : yieldCredit(Waits.nanos(wait));
+        if (!queued && credit == 0) {
             DefaultLockHandle handle;
             try {
                 handle = attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft[0] = d.toNanos()));
@@ -187,10 +190,15 @@ final class DefaultDistributedLock implements DistributedLock {
         // answer is not asked for again on a worker
         CompletableFuture<LockHandle> pending = queued
                 ? runtime.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
-                : runtime.track(
-                        new PollingAcquisition(this, request, remaining, wait, uncertain)
-                                .startAfter(uncertain ? -2 : holderLeft[0]),
-                        name);
+                : credit > 0
+                        ? runtime.track(
+                                new PollingAcquisition(this, request, remaining, wait, false)
+                                        .startYielding(yieldPause(), credit),
+                                name)
+                        : runtime.track(
+                                new PollingAcquisition(this, request, remaining, wait, uncertain)
+                                        .startAfter(uncertain ? -2 : holderLeft[0]),
+                                name);
         try {
             return (DefaultLockHandle) pending.get();
         } catch (InterruptedException e) {
@@ -244,7 +252,34 @@ final class DefaultDistributedLock implements DistributedLock {
         if (runtime.backend.queue().isPresent() && waitNanos > 0) {
             return runtime.track(new QueuedAcquisition(this, request, waitNanos, wait, false).start(), name);
         }
-        return runtime.track(new PollingAcquisition(this, request, waitNanos, wait, uncertain).start(), name);
+        int credit = yieldCredit(waitNanos);
+        PollingAcquisition acquisition = new PollingAcquisition(this, request, waitNanos, wait, uncertain);
+        return runtime.track(credit > 0 ? acquisition.startYielding(yieldPause(), credit) : acquisition.start(), name);
+    }
+
+    /**
+     * Whether a wait yields before its first attempt: this client released the key within the
+     * last maximum back-off after having waited for it, so other clients are likely waiting, and
+     * the first attempt, made at once, would win the race against their polls ({@link Yields}).
+     *
+     * @return the yield's credit, or 0 (no yield, also for a wait too short to yield and still try)
+     */
+    private int yieldCredit(long waitNanos) {
+        int credit = runtime.yields.take(
+                key, runtime.clock.nanoTime(), runtime.options.backoffMax().toNanos());
+        return credit > 0 && 4 * runtime.options.backoffMin().toNanos() < waitNanos ? credit : 0;
+    }
+
+    /**
+     * How long a wait yields: without release signals two to two and a half minimum back-offs,
+     * time for the longest waiter (whose back-off has shrunk toward the minimum) to poll; with
+     * them one minimum back-off, time for the signal to reach a waiter and for its attempt.
+     */
+    private long yieldPause() {
+        long min = runtime.options.backoffMin().toNanos();
+        return runtime.signals != null
+                ? min
+                : 2 * min + java.util.concurrent.ThreadLocalRandom.current().nextLong(min / 2 + 1);
     }
 
     @Override

@@ -51,6 +51,7 @@ final class DefaultLockHandle implements LockHandle {
     private volatile int closed;
     private volatile long announcedNanos; // when it was handed out to a listened-to caller
     private volatile io.locksmith.LockListener.Hold announced; // told to listeners as handed out
+    private volatile int yieldCredit; // > 0: granted to a contended wait; its client's next wait yields
     private LossReason lossReason;
     private List<Runnable> callbacks;
     private CompletableFuture<LossReason> lost;
@@ -162,6 +163,10 @@ final class DefaultLockHandle implements LockHandle {
         boolean wasHeld = STATE.compareAndSet(this, HELD, RELEASED);
         if (wasHeld) {
             runtime.forget(this);
+            int credit = yieldCredit;
+            if (credit > 0) {
+                runtime.yields.released(key, runtime.clock.nanoTime(), credit);
+            }
             io.locksmith.LockListener.Hold hold = announced;
             if (hold != null) {
                 runtime.listeners.released(new io.locksmith.LockListener.HoldEnded(hold, heldFor(), null));
@@ -178,6 +183,14 @@ final class DefaultLockHandle implements LockHandle {
                     runtime.description(),
                     e.toString());
         }
+    }
+
+    /**
+     * Marks the handle as granted to a contended wait: once it is released, as many more waits
+     * of this client for the key may yield first ({@link Yields}).
+     */
+    void yieldCredit(int credit) {
+        yieldCredit = credit;
     }
 
     /**

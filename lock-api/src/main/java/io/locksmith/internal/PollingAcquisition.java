@@ -28,6 +28,12 @@ final class PollingAcquisition implements Runnable {
      */
     private static final long SIGNALLED_SLEEP_CAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    /** A waiter's back-off ceiling halves eight times per maximum back-off it has waited ... */
+    private static final int AGE_CAP_HALVINGS_PER_BACKOFF = 8;
+
+    /** ... for at most five maximum back-offs (or a lease, if shorter). */
+    private static final long AGE_CAP_SPAN_BACKOFFS = 5;
+
     private final DefaultDistributedLock lock;
     private final ClientRuntime runtime;
     private final AcquireRequest request;
@@ -45,6 +51,9 @@ final class PollingAcquisition implements Runnable {
     private volatile boolean attemptOut; // an attempt is on its way: if the wait ends now, its outcome is unknown
     private boolean signalsRefused; // the backend refused to subscribe: back off instead
     private long holderLeft = -1; // the holder's remaining lease from the last attempt, if the backend said
+    private final long started;
+    private boolean refused; // an attempt of this wait found the key held: a grant now is contended
+    private int credit; // the credit of the yield this wait started with, 0 if it did not yield
 
     PollingAcquisition(
             DefaultDistributedLock lock, AcquireRequest request, long waitNanos, Duration wait, boolean uncertain) {
@@ -55,6 +64,7 @@ final class PollingAcquisition implements Runnable {
         this.wait = wait;
         this.deadline = runtime.clock.nanoTime() + waitNanos;
         this.backoff = runtime.backoff();
+        this.started = runtime.clock.nanoTime();
     }
 
     CompletableFuture<LockHandle> start() {
@@ -77,9 +87,30 @@ final class PollingAcquisition implements Runnable {
             return result;
         }
         synchronized (attempting) {
+            this.refused = true;
             this.holderLeft = holderLeft;
             if (!result.isDone()) {
                 plan();
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Starts the wait with a pause instead of an attempt: this client has just released the key
+     * after waiting for it, and yields so that another client's waiter can take it first.
+     *
+     * @param pauseNanos how long to yield
+     * @param credit the yield's credit ({@link Yields#take})
+     */
+    CompletableFuture<LockHandle> startYielding(long pauseNanos, int credit) {
+        this.credit = credit;
+        arm();
+        synchronized (this) {
+            try {
+                retry = runtime.clock.schedule(this::submit, Math.min(pauseNanos, deadline - runtime.clock.nanoTime()));
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(runtime.closedWhileWaiting(lock.name()));
             }
         }
         return result;
@@ -126,6 +157,10 @@ final class PollingAcquisition implements Runnable {
                 attemptOut = false;
             }
             if (handle != null) {
+                int next = refused ? Yields.CREDIT : credit - 1;
+                if (next > 0) {
+                    handle.yieldCredit(next);
+                }
                 if (!result.complete(handle)) {
                     handle.close();
                 }
@@ -138,6 +173,7 @@ final class PollingAcquisition implements Runnable {
                 return;
             }
             lastFailure = null;
+            refused = true;
         } catch (LockBackendException e) {
             lastFailure = e;
             uncertain = true;
@@ -208,7 +244,7 @@ final class PollingAcquisition implements Runnable {
         long jitter = ThreadLocalRandom.current()
                 .nextLong(runtime.options.backoffMin().toNanos() + 1);
         if (holderLeft < 0) {
-            return backoff.nextNanos();
+            return backoff.nextNanos(ageCap());
         }
         if (subscription != null && subscription.live()) {
             // the signal wakes it sooner; the cap bounds what a lost signal can cost
@@ -216,7 +252,26 @@ final class PollingAcquisition implements Runnable {
                     SIGNALLED_SLEEP_CAP_NANOS, runtime.options.backoffMax().toNanos());
             return Math.min(holderLeft, cap) + jitter;
         }
-        return Math.min(backoff.nextNanos(), holderLeft + jitter);
+        return Math.min(backoff.nextNanos(ageCap()), holderLeft + jitter);
+    }
+
+    /**
+     * The highest back-off for a waiter of this age: the maximum at first, halving with every
+     * eighth of the maximum the waiter has waited, down to the minimum. A waiter that has waited
+     * long polls more often than one that just came, so that polling favours the longest waiter
+     * instead of the newest. Once it has waited five maximum back-offs, or a whole lease if that
+     * is shorter, the holder is more likely keeping the lock than handing it around, and the
+     * waiter backs off to the maximum again: a long hold costs each waiter at most that many
+     * seconds of polling at the minimum back-off.
+     */
+    private long ageCap() {
+        long max = runtime.options.backoffMax().toNanos();
+        long age = runtime.clock.nanoTime() - started;
+        if (age >= Math.min(request.lease().toNanos(), AGE_CAP_SPAN_BACKOFFS * max) || max <= 0) {
+            return max;
+        }
+        double halvings = age / (max / (double) AGE_CAP_HALVINGS_PER_BACKOFF);
+        return halvings >= 62 ? 0 : (long) (max / Math.pow(2, halvings));
     }
 
     private void wake() {

@@ -162,6 +162,76 @@ class CoreTest {
     }
 
     @Test
+    void aClientThatReleasesALockItWaitedForYieldsBeforeItsNextWait() throws Exception {
+        client.close();
+        client = open(LockOptions.builder()
+                .backoffMin(Duration.ofMillis(10))
+                .backoffMax(Duration.ofSeconds(1))
+                .build());
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
+        holder.close();
+        pass(Duration.ofMillis(50), Duration.ofMillis(5));
+        waiter.get(10, TimeUnit.SECONDS).close(); // a contended grant, released
+        int before = backend.acquireCalls.get();
+        CompletableFuture<LockHandle> again = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
+        assertThat(backend.acquireCalls.get())
+                .as("the next wait for the same name yields a minimum back-off before it tries")
+                .isEqualTo(before);
+        pass(Duration.ofMillis(30), Duration.ofMillis(5));
+        again.get(10, TimeUnit.SECONDS).close(); // granted at its first attempt, after yielding
+        for (int i = 1; i < Yields.CREDIT; i++) {
+            int calls = backend.acquireCalls.get();
+            CompletableFuture<LockHandle> yielding = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+            await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
+            assertThat(backend.acquireCalls.get())
+                    .as("a few more waits yield, in case the peers still wait")
+                    .isEqualTo(calls);
+            pass(Duration.ofMillis(30), Duration.ofMillis(5));
+            yielding.get(10, TimeUnit.SECONDS).close();
+        }
+        int after = backend.acquireCalls.get();
+        CompletableFuture<LockHandle> uncontended = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> uncontended.isDone() && client.workersIdle());
+        assertThat(backend.acquireCalls.get()).isEqualTo(after + 1);
+        uncontended.get().close();
+    }
+
+    @Test
+    void aLongerWaiterPollsMoreOftenUntilItHasWaitedALease() throws Exception {
+        client.close();
+        client = open(LockOptions.builder()
+                .backoffMin(Duration.ofMillis(10))
+                .backoffMax(Duration.ofSeconds(1))
+                .build());
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter =
+                client.lock("a").withLease(Duration.ofSeconds(5)).acquireAsync(Duration.ofSeconds(30));
+        int start = backend.acquireCalls.get();
+        pass(Duration.ofMillis(250), Duration.ofMillis(5));
+        int firstQuarter = backend.acquireCalls.get() - start;
+        pass(Duration.ofMillis(750), Duration.ofMillis(5));
+        int atOne = backend.acquireCalls.get();
+        pass(Duration.ofSeconds(1), Duration.ofMillis(5));
+        int secondSecond = backend.acquireCalls.get() - atOne;
+        pass(Duration.ofMillis(3500), Duration.ofMillis(5));
+        int atFiveAndAHalf = backend.acquireCalls.get();
+        pass(Duration.ofSeconds(2), Duration.ofMillis(5));
+        int afterALease = backend.acquireCalls.get() - atFiveAndAHalf;
+        assertThat(firstQuarter).as("a new waiter backs off: 10 ms, doubling").isBetween(3, 10);
+        assertThat(secondSecond)
+                .as("after 1 s its back-off has shrunk to the minimum, 5-10 ms")
+                .isGreaterThanOrEqualTo(80);
+        assertThat(afterALease)
+                .as("once it has waited a whole lease (5 s) the holder is renewing: back to 1 s")
+                .isLessThanOrEqualTo(6);
+        waiter.cancel(false);
+        holder.close();
+    }
+
+    @Test
     void waitersWithReleaseSignalsSleepThroughTheHoldersLeaseInsteadOfPolling() throws Exception {
         backend.signals = true;
         backend.holderLeft = Duration.ofSeconds(20);
