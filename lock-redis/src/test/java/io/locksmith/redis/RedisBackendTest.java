@@ -172,7 +172,7 @@ class RedisBackendTest {
                     waiterClient.lock("restart-wait").acquireAsync(Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(10)).until(() -> subscribers("restart-wait") == 1);
             server.restart();
-            LockHandle next = waiting.get(7, TimeUnit.SECONDS); // its sleep would last 10 s
+            LockHandle next = waiting.get(7, TimeUnit.SECONDS); // the resubscription wakes it; else its 1 s poll
             assertThat(next.isHeld())
                     .as("[redis] restart: the waiter, woken by its resubscription, holds the lock "
                             + "the restart freed, well before its sleep through the old holder's lease ends")
