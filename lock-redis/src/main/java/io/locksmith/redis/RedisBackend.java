@@ -30,6 +30,11 @@ import java.util.concurrent.TimeoutException;
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
  * on the server, and leases are kept by the server's key expiry. Semaphores and read-write locks
  * ({@link RedisSharedHolds}) keep their leases by the server's clock inside their scripts.
+ *
+ * <p>A lock keeps its waiters in a queue beside it, in its slot: a waiting request that is
+ * refused takes a place (kept for {@link RedisSettings#presence()} from its latest attempt), a
+ * free key goes only to the first live waiter, and a release names that waiter on the key's
+ * channel, which {@link RedisSignals} reports as {@link BackendEvents#released(String, String)}.
  */
 final class RedisBackend implements LockBackend {
 
@@ -38,6 +43,7 @@ final class RedisBackend implements LockBackend {
     private final String description;
     private final int replicas;
     private final long replicaTimeoutMillis;
+    private final String presenceMillis;
     private final RedisRenewal renewal;
     private final RedisSharedHolds shared;
 
@@ -55,6 +61,7 @@ final class RedisBackend implements LockBackend {
         this.description = description;
         this.replicas = settings.replicas();
         this.replicaTimeoutMillis = settings.replicaTimeout().toMillis();
+        this.presenceMillis = Long.toString(settings.presence().toMillis());
     }
 
     @Override
@@ -89,9 +96,14 @@ final class RedisBackend implements LockBackend {
                 () -> RedisScript.ACQUIRE.run(
                         link.scripts(),
                         ScriptOutputType.INTEGER,
-                        new String[] {RedisKeys.lock(key), RedisKeys.fence(key)},
+                        new String[] {
+                            RedisKeys.lock(key), RedisKeys.fence(key), RedisKeys.queue(key), RedisKeys.presence(key)
+                        },
                         request.owner(),
-                        Long.toString(request.lease().toMillis())));
+                        Long.toString(request.lease().toMillis()),
+                        request.waits() ? "1" : "0",
+                        presenceMillis,
+                        RedisKeys.channel(key)));
         if (answer < 0) {
             return Held.remaining(Duration.ofMillis(-1 - answer));
         }
@@ -130,15 +142,16 @@ final class RedisBackend implements LockBackend {
                 () -> RedisScript.RELEASE.run(
                         link.scripts(),
                         ScriptOutputType.INTEGER,
-                        new String[] {RedisKeys.lock(key)},
+                        new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key)},
                         RedisKeys.value(lease.token(), lease.owner()),
                         RedisKeys.channel(key)));
         return released == 1L;
     }
 
     /**
-     * Removes the key if the given-up attempt's owner holds it, under whatever token, and wakes
-     * waiters: an EVALSHA that timed out on the client may still have run on the server.
+     * Removes the key if the given-up attempt's owner holds it, under whatever token (an EVALSHA
+     * that timed out on the client may still have run on the server), and the owner's place in the
+     * queue (its wait ended); wakes the next waiter if the key is free and was owed to this owner.
      */
     @Override
     public void abandon(AcquireRequest request) {
@@ -153,7 +166,7 @@ final class RedisBackend implements LockBackend {
                 () -> RedisScript.ABANDON.run(
                         link.scripts(),
                         ScriptOutputType.INTEGER,
-                        new String[] {RedisKeys.lock(key)},
+                        new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key)},
                         request.owner(),
                         RedisKeys.channel(key)));
     }

@@ -1,8 +1,9 @@
 package io.locksmith.redis;
 
 /**
- * Where a lock lives in Redis: {@code locksmith:{TAG}:KEY:lock}, {@code locksmith:{TAG}:KEY:fence}
- * and the channel {@code locksmith:{TAG}:KEY:released}. A semaphore lives in
+ * Where a lock lives in Redis: {@code locksmith:{TAG}:KEY:lock}, {@code locksmith:{TAG}:KEY:fence},
+ * its queue of waiters {@code locksmith:{TAG}:KEY:queue} and {@code ...:queue-presence}, and the
+ * channel {@code locksmith:{TAG}:KEY:released}. A semaphore lives in
  * {@code locksmith:{TAG}:KEY:semaphore}, {@code ...:semaphore-grants} and {@code ...:semaphore-fence};
  * a read-write lock in {@code ...:rwlock}, {@code ...:rwlock-grants}, {@code ...:rwlock-writers}
  * and {@code ...:rwlock-fence} ({@link Shared}). All three families signal on the lock's channel.
@@ -28,6 +29,16 @@ final class RedisKeys {
 
     static String fence(String key) {
         return base(key) + ":fence";
+    }
+
+    /** Sorted set: a lock's waiting owners by arrival, in server microseconds. */
+    static String queue(String key) {
+        return base(key) + ":queue";
+    }
+
+    /** Sorted set: a lock's waiting owners by the end of their presence, in server milliseconds. */
+    static String presence(String key) {
+        return base(key) + ":queue-presence";
     }
 
     static String channel(String key) {

@@ -32,7 +32,7 @@ public final class RedisLocks {
                         () -> RedisLink.standalone(client, false),
                         () -> {},
                         "redis (existing client)",
-                        RedisSettings.DEFAULTS,
+                        RedisSettings.DEFAULTS.with(context.lockOptions()),
                         context.events()),
                 options);
     }
@@ -50,7 +50,7 @@ public final class RedisLocks {
                         () -> RedisLink.cluster(client, false),
                         () -> {},
                         "redis-cluster (existing client)",
-                        RedisSettings.DEFAULTS,
+                        RedisSettings.DEFAULTS.with(context.lockOptions()),
                         context.events()),
                 options);
     }

@@ -19,8 +19,10 @@ import java.util.function.Supplier;
 /**
  * Release signals over one pub/sub connection per client, multiplexed over every lock it waits
  * for: a key's channel is subscribed while a subscription to it is open, and each message on it
- * is reported to the client's one callback, {@link BackendEvents#released(String)}; the core
- * fans it out to its waiters. The core subscribes once per key, but a closing subscription may
+ * is reported to the client's one callback: a message naming an owner (a lock's release names the
+ * first waiter of its queue) as {@link BackendEvents#released(String, String)}, which wakes only
+ * that owner's wait, and an empty one (nobody queued; a semaphore or read-write lock changed) as
+ * {@link BackendEvents#released(String)}, which the core hands to its waiters in turn. The core subscribes once per key, but a closing subscription may
  * overlap the next one for the same key, so a channel counts its open subscriptions and is
  * unsubscribed when the last one closes.
  *
@@ -135,9 +137,19 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
     }
 
     private void released(String name) {
+        released(name, "");
+    }
+
+    /** @param next the owner the key goes to next, as the lock's queue named it; empty if none */
+    private void released(String name, String next) {
         Channel channel = channels.get(name);
-        if (channel != null) {
+        if (channel == null) {
+            return;
+        }
+        if (next == null || next.isEmpty()) {
             events.released(channel.key);
+        } else {
+            events.released(channel.key, next);
         }
     }
 
@@ -152,7 +164,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 opened.addListener(new RedisPubSubAdapter<>() {
                     @Override
                     public void message(String name, String message) {
-                        released(name);
+                        released(name, message);
                     }
 
                     @Override

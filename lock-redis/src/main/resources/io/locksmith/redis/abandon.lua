@@ -1,21 +1,43 @@
--- Removes the lock an attempt with an unknown outcome may have taken, if it did, and wakes waiters.
+-- Gives up an ended wait or an attempt with an unknown outcome: removes the lock if the attempt's
+-- owner holds it, and the owner's place in the queue; names the next waiter if the key is free
+-- and was owed to this owner (or was its own).
 --
--- KEYS[1]  the lock key      locksmith:{KEY}:lock   holds "TOKEN:OWNER"
+-- KEYS[1]  the lock key      locksmith:{TAG}:KEY:lock            holds "TOKEN:OWNER"
+-- KEYS[2]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
+-- KEYS[3]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
 -- ARGV[1]  owner             the given-up attempt's owner; its token is unknown to the caller
--- ARGV[2]  channel           locksmith:{KEY}:released, where waiters listen
+-- ARGV[2]  channel           locksmith:{TAG}:KEY:released, where waiters listen
 --
 -- Returns 1 if the key held this owner and is now free, 0 if it held another owner or nothing.
--- The wake-up is best effort (redis.pcall): a user without rights on the channel still abandons.
+-- Never touches another owner's lock or place. The message is the next live waiter's owner, or
+-- empty when nobody waits, as in release.lua; the wake-up is best effort (redis.pcall).
 local owner = ARGV[1]
 local channel = ARGV[2]
+local freed = 0
 local value = redis.call('get', KEYS[1])
-if not value then
-  return 0
+if value then
+  local colon = string.find(value, ':', 1, true)
+  if colon and string.sub(value, colon + 1) == owner then
+    redis.call('del', KEYS[1])
+    freed = 1
+  end
 end
-local colon = string.find(value, ':', 1, true)
-if colon and string.sub(value, colon + 1) == owner then
-  redis.call('del', KEYS[1])
-  redis.pcall('publish', channel, '')
-  return 1
+local wasHead = redis.call('zrange', KEYS[2], 0, 0)[1] == owner
+if wasHead or redis.call('zscore', KEYS[2], owner) then
+  redis.call('zrem', KEYS[2], owner)
+  redis.call('zrem', KEYS[3], owner)
 end
-return 0
+if freed == 1 or (wasHead and not value) then
+  local next = ''
+  if redis.call('exists', KEYS[2]) == 1 then
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    for _, o in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
+      redis.call('zrem', KEYS[2], o)
+    end
+    redis.call('zremrangebyscore', KEYS[3], '-inf', now)
+    next = redis.call('zrange', KEYS[2], 0, 0)[1] or ''
+  end
+  redis.pcall('publish', channel, next)
+end
+return freed

@@ -60,6 +60,11 @@ class RedisSignalsTest {
             public void released(String key) {
                 released.add(key);
             }
+
+            @Override
+            public void released(String key, String next) {
+                released.add(key + " -> " + next);
+            }
         };
         signals = new RedisSignals(client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10), events);
     }
@@ -77,10 +82,24 @@ class RedisSignalsTest {
     @Test
     void aPublishedReleaseIsReportedWithItsKey() throws Exception {
         try (ReleaseSignals.Subscription subscription = signals.subscribe("signals-key")) {
-            admin.sync().publish(RedisKeys.channel("signals-key"), "released");
+            admin.sync().publish(RedisKeys.channel("signals-key"), "");
             assertThat(released.poll(10, TimeUnit.SECONDS))
                     .as("[redis] signals: a release published on the key's channel is reported for the key")
                     .isEqualTo("signals-key");
+        }
+    }
+
+    @Test
+    void aReleaseThatNamesTheNextWaiterIsReportedWithItsOwner() throws Exception {
+        try (ReleaseSignals.Subscription subscription = signals.subscribe("signals-next")) {
+            admin.sync().publish(RedisKeys.channel("signals-next"), "owner-7");
+            assertThat(released.poll(10, TimeUnit.SECONDS))
+                    .as("[redis] signals: a release that names the queue's next owner is reported with it")
+                    .isEqualTo("signals-next -> owner-7");
+            admin.sync().publish(RedisKeys.channel("signals-next"), "");
+            assertThat(released.poll(10, TimeUnit.SECONDS))
+                    .as("[redis] signals: an empty message (nobody queued) is a plain release")
+                    .isEqualTo("signals-next");
         }
     }
 
@@ -90,7 +109,7 @@ class RedisSignalsTest {
         ReleaseSignals.Subscription next = signals.subscribe("signals-twice"); // a new waiter while the last one leaves
         closing.close();
         closing.close();
-        admin.sync().publish(RedisKeys.channel("signals-twice"), "released");
+        admin.sync().publish(RedisKeys.channel("signals-twice"), "");
         assertThat(released.poll(10, TimeUnit.SECONDS))
                 .as("[redis] signals: closing one of two subscriptions of a key (twice) keeps the other's signals")
                 .isEqualTo("signals-twice");

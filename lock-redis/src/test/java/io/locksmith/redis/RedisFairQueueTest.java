@@ -1,0 +1,218 @@
+package io.locksmith.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import io.locksmith.spi.AcquireRequest;
+import io.locksmith.spi.Grant;
+import io.locksmith.spi.Held;
+import io.locksmith.testing.TestServer;
+import io.locksmith.testing.TestServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue of waiters beside each lock: a released lock goes to the waiter that was waiting,
+ * not back to the releasing client's next attempt; one-shot attempts never queue; a wait that
+ * ends leaves the queue at once, and a waiter that died costs the next one at most its presence.
+ */
+class RedisFairQueueTest {
+
+    private static final Duration PRESENCE = RedisSettings.DEFAULTS.presence();
+
+    private static TestServer server;
+    private static RedisClient admin;
+    private static StatefulRedisConnection<String, String> adminConnection;
+
+    @BeforeAll
+    static void connect() {
+        server = TestServers.redis();
+        admin = RedisClient.create(server.uri());
+        adminConnection = admin.connect();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        adminConnection.close();
+        admin.shutdown();
+    }
+
+    @Test
+    void clientsThatReleaseAndAskAgainAtOnceTakeTurnsWithTheOnesWaiting() throws Exception {
+        String name = "fair-turns";
+        int clients = 3;
+        int rounds = 10;
+        List<Integer> grants = new CopyOnWriteArrayList<>();
+        List<LockClient> opened = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        CountDownLatch ready = new CountDownLatch(clients);
+        AtomicInteger failures = new AtomicInteger();
+        try {
+            for (int c = 0; c < clients; c++) {
+                opened.add(LockClient.open(server.uri()));
+            }
+            // the first client holds until the others wait, so that every turn starts with a queue
+            LockHandle first = opened.get(0).lock(name).acquire(Duration.ZERO);
+            for (int c = 0; c < clients; c++) {
+                int me = c;
+                LockClient client = opened.get(c);
+                Thread t = new Thread(
+                        () -> {
+                            try {
+                                ready.countDown();
+                                for (int i = 0; i < rounds; i++) {
+                                    try (LockHandle h = client.lock(name).acquire(Duration.ofSeconds(60))) {
+                                        grants.add(me);
+                                    } // released, and asked for again at once
+                                }
+                            } catch (RuntimeException e) {
+                                failures.incrementAndGet();
+                            }
+                        },
+                        "contender-" + c);
+                threads.add(t);
+            }
+            threads.forEach(Thread::start);
+            assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+            await("[redis] fair queue: the three contenders wait for a release signal")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().pubsubNumsub(RedisKeys.channel(name)).values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum()
+                            == clients);
+            first.close();
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+            }
+            assertThat(failures).as("[redis] fair queue: no wait failed").hasValue(0);
+            assertThat(grants).hasSize(clients * rounds);
+            for (int i = 1; i < grants.size(); i++) {
+                assertThat(grants.get(i))
+                        .as(
+                                "[redis] fair queue: grant %d of %s goes to a client that waited, not to the one"
+                                        + " that released grant %d and asked again at once",
+                                i, grants, i - 1)
+                        .isNotEqualTo(grants.get(i - 1));
+            }
+        } finally {
+            opened.forEach(LockClient::close);
+        }
+    }
+
+    @Test
+    void aOneShotAttemptLeavesNoPlaceInTheQueueAndIsNotGrantedAKeyOwedToAWaiter() {
+        String key = "fair-one-shot";
+        try (RedisTestBackends.Opened opened = RedisTestBackends.open(server.uri(), Map.of())) {
+            RedisBackend backend = opened.backend();
+            AcquireRequest holder = RedisTestBackends.request(key, "holder");
+            long token = RedisTestBackends.grant(backend, holder);
+            assertThat(backend.tryAcquire(RedisTestBackends.request(key, "one-shot")))
+                    .isInstanceOf(Held.class);
+            assertThat(adminConnection.sync().exists(RedisKeys.queue(key), RedisKeys.presence(key)))
+                    .as("[redis] fair queue: a one-shot attempt that finds the key held leaves no queue")
+                    .isZero();
+
+            AcquireRequest waiter = RedisTestBackends.request(key, "waiter").waiting();
+            assertThat(backend.tryAcquire(waiter)).isInstanceOf(Held.class);
+            assertThat(adminConnection.sync().zrange(RedisKeys.queue(key), 0, -1))
+                    .as("[redis] fair queue: a waiting attempt that finds the key held takes a place")
+                    .containsExactly("waiter");
+            assertThat(backend.release(RedisTestBackends.lease(holder, token))).isTrue();
+
+            AcquireRequest late = RedisTestBackends.request(key, "late").waiting();
+            assertThat(backend.tryAcquire(RedisTestBackends.request(key, "one-shot")))
+                    .as("[redis] fair queue: a one-shot attempt is refused a free key owed to a live waiter")
+                    .isInstanceOf(Held.class)
+                    .satisfies(h -> assertThat(((Held) h).remainingLease())
+                            .get()
+                            .matches(d -> d.compareTo(Duration.ofSeconds(1)) <= 0, "at most 1 s"));
+            assertThat(backend.tryAcquire(late))
+                    .as("[redis] fair queue: a later waiter is refused a free key owed to an earlier one")
+                    .isInstanceOf(Held.class);
+            assertThat(backend.tryAcquire(waiter))
+                    .as("[redis] fair queue: the first waiter is granted the free key")
+                    .isInstanceOf(Grant.class);
+            assertThat(adminConnection.sync().zrange(RedisKeys.queue(key), 0, -1))
+                    .as("[redis] fair queue: a grant takes its owner out of the queue")
+                    .containsExactly("late");
+            backend.abandon(late);
+            assertThat(adminConnection.sync().exists(RedisKeys.queue(key), RedisKeys.presence(key)))
+                    .as("[redis] fair queue: an abandoned wait leaves the queue")
+                    .isZero();
+        }
+    }
+
+    @Test
+    void aWaitThatTimesOutLeavesTheQueueAtOnceAndTheNextWaiterIsGrantedPromptly() throws Exception {
+        String name = "fair-timeout";
+        try (LockClient holderClient = LockClient.open(server.uri() + "?lease=30s");
+                LockClient quitter = LockClient.open(server.uri());
+                LockClient patient = LockClient.open(server.uri())) {
+            LockHandle held = holderClient.lock(name).acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> quitting = quitter.lock(name).acquireAsync(Duration.ofMillis(700));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 1);
+            CompletableFuture<LockHandle> waiting = patient.lock(name).acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 2);
+            assertThat(quitting).failsWithin(Duration.ofSeconds(10));
+            long ended = System.nanoTime();
+            await("[redis] fair queue: a wait that timed out leaves the queue at once, not when its presence ends")
+                    .atMost(PRESENCE.dividedBy(2))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 1);
+            assertThat(Duration.ofNanos(System.nanoTime() - ended)).isLessThan(PRESENCE);
+            held.close();
+            LockHandle next = waiting.get(PRESENCE.toMillis() / 2, TimeUnit.MILLISECONDS);
+            assertThat(next.isHeld())
+                    .as("[redis] fair queue: the waiter behind the one that gave up is woken by the release")
+                    .isTrue();
+            next.close();
+        }
+    }
+
+    @Test
+    void aWaiterThatDiedStallsTheNextOneByAtMostItsPresence() throws Exception {
+        String name = "fair-dead";
+        try (RedisTestBackends.Opened ghost = RedisTestBackends.open(server.uri(), Map.of());
+                LockClient holderClient = LockClient.open(server.uri() + "?lease=30s");
+                LockClient patient = LockClient.open(server.uri())) {
+            LockHandle held = holderClient.lock(name).acquire(Duration.ZERO);
+            // a waiter that asks once and never again, as if its process died (no abandon)
+            long died = System.nanoTime();
+            assertThat(ghost.backend()
+                            .tryAcquire(RedisTestBackends.request(name, "dead-waiter")
+                                    .waiting()))
+                    .isInstanceOf(Held.class);
+            CompletableFuture<LockHandle> waiting = patient.lock(name).acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 2);
+            held.close(); // names the dead waiter, which nobody wakes
+            LockHandle next = waiting.get(30, TimeUnit.SECONDS);
+            Duration stalled = Duration.ofNanos(System.nanoTime() - died);
+            assertThat(stalled)
+                    .as(
+                            "[redis] fair queue: the live waiter behind a dead one is granted within the dead"
+                                    + " one's presence (%s) and a poll",
+                            PRESENCE)
+                    .isLessThan(PRESENCE.plusMillis(1500));
+            assertThat(adminConnection.sync().zrange(RedisKeys.queue(name), 0, -1))
+                    .as("[redis] fair queue: the dead waiter was pruned")
+                    .doesNotContain("dead-waiter");
+            next.close();
+        }
+    }
+}
