@@ -265,6 +265,9 @@ final class DefaultDistributedLock implements DistributedLock {
      * @return the yield's credit, or 0 (no yield, also for a wait too short to yield and still try)
      */
     private int yieldCredit(long waitNanos) {
+        if (runtime.signals != null && runtime.signals.queues()) {
+            return 0; // the backend's queue already gives a release to the waiters before this client
+        }
         int credit = runtime.yields.take(
                 key, runtime.clock.nanoTime(), runtime.options.backoffMax().toNanos());
         return credit > 0 && 4 * runtime.options.backoffMin().toNanos() < waitNanos ? credit : 0;

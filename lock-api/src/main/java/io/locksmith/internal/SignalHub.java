@@ -21,6 +21,7 @@ final class SignalHub {
 
     private final Map<String, Waiters> byKey = new HashMap<>();
     private boolean refusalLogged;
+    private volatile boolean queues; // the backend named a next owner: it keeps its waiters in order
 
     SignalHub(ReleaseSignals backend) {
         this.backend = backend;
@@ -153,6 +154,7 @@ final class SignalHub {
      * if it is this client's, else nobody here.
      */
     void signalled(String key, String next) {
+        queues = true;
         Runnable waiter;
         synchronized (this) {
             Waiters w = byKey.get(key);
@@ -161,6 +163,14 @@ final class SignalHub {
         if (waiter != null) {
             waiter.run();
         }
+    }
+
+    /**
+     * @return whether the backend has named the owner a key goes to next: it keeps its waiters in
+     *     a queue, so a releasing client need not yield to them
+     */
+    boolean queues() {
+        return queues;
     }
 
     private static final class Waiters {
