@@ -1,6 +1,8 @@
 package io.locksmith.jdbc;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +22,9 @@ final class Session {
 
     private final Connection connection;
     private final Map<Long, Holding> holdings = new ConcurrentHashMap<>();
+    /** Statements kept on the connection; used under the session's monitor. */
+    private final Map<NamedSql, PreparedStatement> statements = new java.util.IdentityHashMap<>();
+
     private final AtomicBoolean abandoned = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile long idleLimit;
@@ -33,6 +38,20 @@ final class Session {
 
     Connection connection() {
         return connection;
+    }
+
+    /**
+     * @return the statement prepared once on this session's connection and kept: a lock pair is
+     *     two statements, and preparing them afresh would cost as much again on the client
+     */
+    PreparedStatement statement(NamedSql sql, int timeoutSeconds) throws SQLException {
+        PreparedStatement st = statements.get(sql);
+        if (st == null) {
+            st = connection.prepareStatement(sql.text());
+            st.setQueryTimeout(timeoutSeconds);
+            statements.put(sql, st);
+        }
+        return st;
     }
 
     /** @return the idle limit last set on the server (ms on PostgreSQL, s on MariaDB), 0 if none */

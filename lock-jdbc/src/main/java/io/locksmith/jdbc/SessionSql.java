@@ -108,13 +108,13 @@ final class SessionSql {
      * @return the new fencing token, or {@code null} if another session holds the lock
      */
     Long tryLock(Session s, long id, Duration lease, int timeoutSeconds) throws SQLException {
-        Connection c = s.connection();
         long limit = idleLimit(lease);
         Map<String, Object> v = values(id, null);
         if (dialect == Dialect.POSTGRESQL) {
             v.put("idle_ms", Long.toString(limit));
-            try (PreparedStatement st = acquire.prepare(c, v, timeoutSeconds);
-                    ResultSet rs = st.executeQuery()) {
+            PreparedStatement st = s.statement(acquire, timeoutSeconds);
+            acquire.bind(st, v);
+            try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 long token = rs.getLong(1);
                 if (rs.wasNull()) {
@@ -125,23 +125,23 @@ final class SessionSql {
             }
         }
         if (s.idleLimit() != limit) {
-            setIdleLimit(c, limit, timeoutSeconds);
+            setIdleLimit(s, limit, timeoutSeconds);
             s.idleLimitSet(limit);
         }
-        try (PreparedStatement st = acquire.prepare(c, v, timeoutSeconds);
-                ResultSet rs = st.executeQuery()) {
+        PreparedStatement attempt = s.statement(acquire, timeoutSeconds);
+        acquire.bind(attempt, v);
+        try (ResultSet rs = attempt.executeQuery()) {
             rs.next();
             if (rs.getInt(1) != 1) {
                 return null;
             }
         }
-        try (PreparedStatement st = token.prepare(c, v, timeoutSeconds)) {
-            if (st.executeUpdate() != 1) {
-                throw new SQLException("the names table has no row for lock id " + id, "HY000");
-            }
+        PreparedStatement next = s.statement(token, timeoutSeconds);
+        token.bind(next, v);
+        if (next.executeUpdate() != 1) {
+            throw new SQLException("the names table has no row for lock id " + id, "HY000");
         }
-        try (PreparedStatement st = tokenRead.prepare(c, v, timeoutSeconds);
-                ResultSet rs = st.executeQuery()) {
+        try (ResultSet rs = s.statement(tokenRead, timeoutSeconds).executeQuery()) {
             rs.next();
             return rs.getLong(1);
         }
@@ -150,21 +150,22 @@ final class SessionSql {
     /** One round trip on a holding session, which restarts its idle timer, at the given idle limit. */
     void renew(Session s, long limit, int timeoutSeconds) throws SQLException {
         if (dialect == Dialect.POSTGRESQL) {
-            Map<String, Object> v = Map.of("idle_ms", Long.toString(limit));
-            try (PreparedStatement st = renew.prepare(s.connection(), v, timeoutSeconds);
-                    ResultSet rs = st.executeQuery()) {
+            PreparedStatement st = s.statement(renew, timeoutSeconds);
+            renew.bind(st, Map.of("idle_ms", Long.toString(limit)));
+            try (ResultSet rs = st.executeQuery()) {
                 rs.next();
             }
         } else {
-            setIdleLimit(s.connection(), limit, timeoutSeconds);
+            setIdleLimit(s, limit, timeoutSeconds);
         }
         s.idleLimitSet(limit);
     }
 
     /** @return whether the session held the key's lock and now does not */
     boolean unlock(Session s, long id, String keyHash, int timeoutSeconds) throws SQLException {
-        try (PreparedStatement st = release.prepare(s.connection(), values(id, keyHash), timeoutSeconds);
-                ResultSet rs = st.executeQuery()) {
+        PreparedStatement st = s.statement(release, timeoutSeconds);
+        release.bind(st, values(id, keyHash));
+        try (ResultSet rs = st.executeQuery()) {
             if (!rs.next()) {
                 return false;
             }
@@ -179,10 +180,10 @@ final class SessionSql {
         }
     }
 
-    private void setIdleLimit(Connection c, long seconds, int timeoutSeconds) throws SQLException {
-        try (PreparedStatement st = idleLimit.prepare(c, Map.of("idle_s", seconds), timeoutSeconds)) {
-            st.execute();
-        }
+    private void setIdleLimit(Session s, long seconds, int timeoutSeconds) throws SQLException {
+        PreparedStatement st = s.statement(idleLimit, timeoutSeconds);
+        idleLimit.bind(st, Map.of("idle_s", seconds));
+        st.execute();
     }
 
     /** @return the {@code GET_LOCK} name of a key's id: 30 characters at most, under the 64 allowed */

@@ -67,7 +67,8 @@ final class JdbcSubject implements TckSubject {
 
     @Override
     public LockClient newClient(LockOptions options) {
-        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties(), sessionSetup);
+        CuttableDataSource source =
+                new CuttableDataSource(database.url(), database.properties(), sessionSetup, session);
         LockClient client = JdbcLocks.open(
                 source,
                 options,
