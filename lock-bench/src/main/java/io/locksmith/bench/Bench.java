@@ -42,10 +42,12 @@ public final class Bench {
 
     private static final String USAGE = "usage: [--backends "
             + String.join(",", BACKENDS.keySet())
-            + "] [--only contended] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]"
+            + "] [--only contended|uncontended] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]"
             + " [--failover-rounds N] [--out DIR]; --only contended runs only the contended"
             + " rows (the polling floor, the library with 8 clients on one name, and on ZooKeeper"
-            + " Curator's InterProcessMutex the same way); --help prints this";
+            + " Curator's InterProcessMutex the same way); --only uncontended runs only the round trip,"
+            + " the floors and the uncontended pairs (on PostgreSQL also session mode against the"
+            + " advisory floor); --help prints this";
 
     private static int heldLocks;
     private static Duration heldFor;
@@ -68,6 +70,7 @@ public final class Bench {
         int rounds = 3;
         Path out = Path.of("target/bench");
         boolean onlyContended = false;
+        boolean onlyUncontended = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--backends" -> backends = List.of(args[++i].split(","));
@@ -83,10 +86,13 @@ public final class Bench {
                 }
                 case "--only" -> {
                     String only = args[++i];
-                    if (!only.equals("contended")) {
+                    if (only.equals("contended")) {
+                        onlyContended = true;
+                    } else if (only.equals("uncontended")) {
+                        onlyUncontended = true;
+                    } else {
                         throw new IllegalArgumentException("unknown scenario group " + only + " for --only; " + USAGE);
                     }
-                    onlyContended = true;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
             }
@@ -107,6 +113,8 @@ public final class Bench {
                 versions.add(bench.name() + ": " + bench.version());
                 if (onlyContended) {
                     results.addAll(contention(bench, scenarios));
+                } else if (onlyUncontended) {
+                    results.addAll(uncontended(bench, scenarios));
                 } else {
                     results.addAll(run(bench, scenarios));
                 }
@@ -117,6 +125,53 @@ public final class Bench {
         Files.createDirectories(out);
         Files.writeString(out.resolve("benchmarks.md"), table);
         Files.writeString(out.resolve("benchmarks.json"), json(results, versions));
+    }
+
+    /** The round trip, the floor and the uncontended pair (and PostgreSQL's session mode rows) alone. */
+    private static List<Result> uncontended(BackendBench bench, Scenarios s) {
+        List<Result> rows = new ArrayList<>();
+        String b = bench.name();
+        if (bench.roundTrip() != null) {
+            progress(b, "round trip (ping)");
+            Histogram ping = s.roundTrip(bench.roundTrip());
+            rows.add(row(b, "round trip (ping)", ping, Double.NaN, ""));
+        }
+        progress(b, "floor: client library pair");
+        Histogram floor = s.floor(bench);
+        rows.add(row(b, "floor: client library pair", floor, Double.NaN, ""));
+        progress(b, "uncontended pair");
+        Histogram un = s.uncontended(bench);
+        rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / Scenarios.perSecond(floor), "1 thread"));
+        if (bench instanceof PostgresBench pg) {
+            rows.addAll(sessionMode(pg, s, Scenarios.perSecond(un)));
+        }
+        return rows;
+    }
+
+    /**
+     * PostgreSQL's session mode against the advisory floor (try-lock and unlock on one
+     * connection), issue 20's target, with the row mode's pair against the same floor beside it.
+     */
+    private static List<Result> sessionMode(PostgresBench pg, Scenarios s, double rowPairRate) {
+        List<Result> rows = new ArrayList<>();
+        String b = pg.name();
+        progress(b, "floor: advisory lock pair");
+        Histogram advisory = s.floor(pg.advisoryFloor());
+        double advisoryRate = Scenarios.perSecond(advisory);
+        rows.add(
+                row(b, "floor: advisory lock pair", advisory, Double.NaN, "pg_try_advisory_lock + pg_advisory_unlock"));
+        progress(b, "uncontended pair, session mode");
+        Histogram session = s.uncontended(pg.sessionClient());
+        rows.add(row(
+                b,
+                "uncontended pair, session mode",
+                session,
+                Scenarios.perSecond(session) / advisoryRate,
+                String.format(
+                        Locale.ROOT,
+                        "1 thread; ratio to the advisory floor (row mode's pair: %.2f of it)",
+                        rowPairRate / advisoryRate)));
+        return rows;
     }
 
     private static List<Result> run(BackendBench bench, Scenarios s) throws InterruptedException {
@@ -143,6 +198,9 @@ public final class Bench {
         progress(b, "uncontended pair");
         Histogram un = s.uncontended(bench);
         rows.add(row(b, "uncontended pair", un, Scenarios.perSecond(un) / floorRate, "1 thread"));
+        if (bench instanceof PostgresBench pg) {
+            rows.addAll(sessionMode(pg, s, Scenarios.perSecond(un)));
+        }
         sharedPairs(bench, s, rows, Scenarios.perSecond(un), floorRate);
         if (bench instanceof MemoryBench) {
             // the listener hook's cost, where it is largest relative to the pair: a listener that

@@ -11,7 +11,9 @@ import java.util.UUID;
 
 /**
  * PostgreSQL through lock-jdbc; its floor is a hand-written lock row with the same driver on one
- * connection in autocommit: an upsert that takes the row, and a delete.
+ * connection in autocommit: an upsert that takes the row, and a delete. Session mode is measured
+ * against the advisory floor: {@code pg_try_advisory_lock} and {@code pg_advisory_unlock} on one
+ * connection ({@link #advisoryFloor()}).
  */
 final class PostgresBench implements BackendBench {
 
@@ -81,6 +83,52 @@ final class PostgresBench implements BackendBench {
                     try {
                         upsert.close();
                         delete.close();
+                    } catch (SQLException e) {
+                        // closing a statement of a benchmark connection: nothing to do
+                    }
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return a new lock client in session mode ({@code mode=session}), on its own connections */
+    LockClient sessionClient() {
+        return LockClient.open(server.uri() + "&pool-size=2&table=bench_locks&mode=session");
+    }
+
+    /**
+     * @return the advisory floor: a try-lock and an unlock of one advisory key, two prepared
+     *     statements on the floor's connection, the least session mode can do for a pair
+     */
+    Floor advisoryFloor() {
+        try {
+            PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?)");
+            PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)");
+            return new Floor() {
+                @Override
+                public void pair(String key) {
+                    try {
+                        long id = key.hashCode();
+                        lock.setLong(1, id);
+                        try (java.sql.ResultSet rs = lock.executeQuery()) {
+                            rs.next();
+                        }
+                        unlock.setLong(1, id);
+                        try (java.sql.ResultSet rs = unlock.executeQuery()) {
+                            rs.next();
+                        }
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        lock.close();
+                        unlock.close();
                     } catch (SQLException e) {
                         // closing a statement of a benchmark connection: nothing to do
                     }

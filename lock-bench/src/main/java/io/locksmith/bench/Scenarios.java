@@ -28,9 +28,21 @@ final class Scenarios {
 
     /** One thread, acquire and release of one name, as many times as it can. */
     Histogram uncontended(BackendBench bench) {
-        try (LockClient client = bench.client()) {
+        return uncontended(bench.client());
+    }
+
+    /** One thread, acquire and release of one lock on the given client (closed after), as many times as it can. */
+    Histogram uncontended(LockClient opened) {
+        try (LockClient client = opened) {
             DistributedLock lock = client.lock("bench-uncontended");
             return timed(() -> lock.acquire(Duration.ZERO).close());
+        }
+    }
+
+    /** One thread, the given floor's pair (closed after), as many times as it can. */
+    Histogram floor(BackendBench.Floor opened) {
+        try (BackendBench.Floor floor = opened) {
+            return timed(() -> floor.pair("bench-floor"));
         }
     }
 

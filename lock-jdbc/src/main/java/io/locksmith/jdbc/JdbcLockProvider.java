@@ -24,7 +24,10 @@ import java.util.Set;
  * {@code table} (default {@code locksmith_locks}), {@code create-table} (default true),
  * {@code pool-size} (connections kept open, default 4; 0 opens one per call), {@code timeout}
  * (statements, connecting and socket reads; default 5s) and {@code listen} (PostgreSQL
- * LISTEN/NOTIFY wake-ups, default true; turn it off behind pgbouncer's transaction pooling).
+ * LISTEN/NOTIFY wake-ups, default true; turn it off behind pgbouncer's transaction pooling) and
+ * {@code mode} ({@code row}, the default: a row per lock in the lock table, through any pool; or
+ * {@code session}: a server advisory lock on a session kept for each grant, PostgreSQL 14+,
+ * MariaDB and MySQL only, over a direct connection, never a pooler in transaction mode; locks only).
  * Every other query parameter stays in the URL for the driver.
  */
 public final class JdbcLockProvider implements LockProvider {
@@ -72,7 +75,8 @@ public final class JdbcLockProvider implements LockProvider {
                 },
                 settings,
                 where,
-                context.events());
+                context.events(),
+                context.ticker());
     }
 
     private static Driver driver(String url, String where) {

@@ -42,7 +42,7 @@ public final class JdbcLocks {
 
     /**
      * Opens a client with the backend's own options, as the URL form takes them: {@code table},
-     * {@code create-table}, {@code timeout}, {@code listen}, {@code pool-size} (default 0 here:
+     * {@code create-table}, {@code timeout}, {@code listen}, {@code mode}, {@code pool-size} (default 0 here:
      * the DataSource pools; a positive size keeps that many of its connections borrowed and
      * reuses them) and {@code user}/{@code password} (for {@link DataSource#getConnection(String, String)}).
      *
@@ -67,7 +67,7 @@ public final class JdbcLocks {
                             : () -> dataSource.getConnection(
                                     s.user().get(),
                                     s.password().map(Secret::reveal).orElse(null));
-                    return JdbcBackends.open(connector, s, WHERE, context.events());
+                    return JdbcBackends.open(connector, s, WHERE, context.events(), context.ticker());
                 },
                 options);
     }

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  *     (or borrows one from the DataSource per call)
  * @param timeout bounds every statement (JDBC query timeout), connecting and socket reads
  * @param listen whether PostgreSQL waiters listen for releases (LISTEN/NOTIFY)
+ * @param mode how a lock is kept: a row in the lock table (the default), or a server advisory
+ *     lock on a session the client keeps for the grant (PostgreSQL, MariaDB, MySQL)
  * @param user the database user, if not in the URL
  * @param password the database password, if not in the URL; revealed only to the driver
  */
@@ -28,12 +30,21 @@ record JdbcSettings(
         int poolSize,
         Duration timeout,
         boolean listen,
+        Mode mode,
         Optional<String> user,
         Optional<Secret> password) {
 
     /** The option names, as {@link JdbcLockProvider#optionNames()} declares them. */
     static final Set<String> NAMES =
-            Set.of("user", "password", "table", "create-table", "pool-size", "timeout", "listen");
+            Set.of("user", "password", "table", "create-table", "pool-size", "timeout", "listen", "mode");
+
+    /** How a lock is kept on the server. */
+    enum Mode {
+        /** A row per lock in the lock table, with an owner and a lease by the database's clock. */
+        ROW,
+        /** A server advisory lock on a connection the client keeps for the grant ({@link SessionBackend}). */
+        SESSION
+    }
 
     static final String DEFAULT_TABLE = "locksmith_locks";
     static final int DEFAULT_POOL_SIZE = 4;
@@ -67,12 +78,17 @@ record JdbcSettings(
                     context.option("pool-size").orElseThrow(),
                     "a whole number from 0 to " + MAX_POOL_SIZE);
         }
+        String mode = context.option("mode").orElse("row").trim().toLowerCase(java.util.Locale.ROOT);
+        if (!mode.equals("row") && !mode.equals("session")) {
+            throw context.invalid("mode", context.option("mode").orElseThrow(), "row or session");
+        }
         return new JdbcSettings(
                 table,
                 context.booleanOption("create-table", true),
                 pool,
                 context.durationOption("timeout", DEFAULT_TIMEOUT),
                 context.booleanOption("listen", true),
+                mode.equals("session") ? Mode.SESSION : Mode.ROW,
                 context.option("user"),
                 context.secretOption("password"));
     }
@@ -85,7 +101,7 @@ record JdbcSettings(
     @Override
     public String toString() {
         return "JdbcSettings[table=" + table + ", createTable=" + createTable + ", poolSize=" + poolSize
-                + ", timeout=" + timeout + ", listen=" + listen + ", user=" + user.orElse("none")
+                + ", timeout=" + timeout + ", listen=" + listen + ", mode=" + mode + ", user=" + user.orElse("none")
                 + ", password=" + password.map(Secret::toString).orElse("none") + "]";
     }
 }

@@ -27,6 +27,7 @@ final class CuttableDataSource implements DataSource {
     private final String url;
     private final Properties properties;
     private final String onConnect;
+    private final boolean keptStatements;
     private volatile boolean cut;
     private volatile long replyDelayNanos;
     /** Statements prepared or created on this source's connections: each is one round trip or batch. */
@@ -41,9 +42,19 @@ final class CuttableDataSource implements DataSource {
      *     session setting a DBA could make the server's default), or {@code null}
      */
     CuttableDataSource(String url, Properties properties, String onConnect) {
+        this(url, properties, onConnect, false);
+    }
+
+    /**
+     * @param keptStatements whether the client keeps its statements prepared and runs them again
+     *     (session mode): then a cut also fails a statement's execution, and a reply is held back
+     *     after each execution, the reply's arrival, since such a statement is not closed after use
+     */
+    CuttableDataSource(String url, Properties properties, String onConnect, boolean keptStatements) {
         this.url = url;
         this.properties = properties;
         this.onConnect = onConnect;
+        this.keptStatements = keptStatements;
     }
 
     void cut(boolean now) {
@@ -97,7 +108,15 @@ final class CuttableDataSource implements DataSource {
      */
     private Object delaying(Class<?> type, Object real) {
         return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-            if (!method.getName().equals("close")) {
+            if (keptStatements && method.getName().startsWith("execute")) {
+                refuseIfCut();
+                try {
+                    return invoke(method, real, args);
+                } finally {
+                    holdBack();
+                }
+            }
+            if (keptStatements || !method.getName().equals("close")) {
                 return invoke(method, real, args);
             }
             try {

@@ -23,6 +23,7 @@ final class JdbcSubject implements TckSubject {
     private final Database database;
     private final String sessionSetup;
     private final String variant;
+    private final boolean session;
     private final Map<LockClient, CuttableDataSource> sources = new ConcurrentHashMap<>();
     private static final String SECRET = "kit-jdbc-s3cret";
     private final RefusingPort refusing = new RefusingPort(); // the credential rule's address where nothing answers
@@ -30,7 +31,7 @@ final class JdbcSubject implements TckSubject {
     JdbcSubject(Database database) {
         // the test server runs with synchronous_commit=off, which a restart (SIGKILL) can undo the
         // last commits of; the kit's clients commit as a production server does, durably
-        this(database, database == Database.POSTGRES ? "SET synchronous_commit = on" : null, null);
+        this(database, durableCommits(database), null);
     }
 
     /**
@@ -39,9 +40,23 @@ final class JdbcSubject implements TckSubject {
      * @param variant what the setup changes, for the subject's name, or {@code null}
      */
     JdbcSubject(Database database, String sessionSetup, String variant) {
+        this(database, sessionSetup, variant, false);
+    }
+
+    private JdbcSubject(Database database, String sessionSetup, String variant, boolean session) {
         this.database = database;
         this.sessionSetup = sessionSetup;
         this.variant = variant;
+        this.session = session;
+    }
+
+    /** The database's clients in session mode ({@code mode=session}): server advisory locks. */
+    static JdbcSubject sessionMode(Database database) {
+        return new JdbcSubject(database, durableCommits(database), "session mode", true);
+    }
+
+    private static String durableCommits(Database database) {
+        return database == Database.POSTGRES ? "SET synchronous_commit = on" : null;
     }
 
     @Override
@@ -52,8 +67,14 @@ final class JdbcSubject implements TckSubject {
 
     @Override
     public LockClient newClient(LockOptions options) {
-        CuttableDataSource source = new CuttableDataSource(database.url(), database.properties(), sessionSetup);
-        LockClient client = JdbcLocks.open(source, options, Map.of("pool-size", "4", "timeout", "2s"));
+        CuttableDataSource source =
+                new CuttableDataSource(database.url(), database.properties(), sessionSetup, session);
+        LockClient client = JdbcLocks.open(
+                source,
+                options,
+                session
+                        ? Map.of("pool-size", "4", "timeout", "2s", "mode", "session")
+                        : Map.of("pool-size", "4", "timeout", "2s"));
         sources.put(client, source);
         return client;
     }
@@ -63,8 +84,10 @@ final class JdbcSubject implements TckSubject {
         // SQLite serialises writers on the file and its busy handler is not fair: under the kit's
         // contention an attempt can wait over a second, so rules about time get a longer lease there
         Duration lease = database == Database.SQLITE ? Duration.ofSeconds(3) : Duration.ofSeconds(1);
+        // MariaDB's idle limit (wait_timeout) is in whole seconds
+        Duration minimum = session && database == Database.MARIADB ? Duration.ofSeconds(1) : Duration.ofMillis(10);
         return Capabilities.builder()
-                .minimumLease(Duration.ofMillis(10))
+                .minimumLease(minimum)
                 .testLease(lease)
                 .nativeWakeUp(database == Database.POSTGRES)
                 .lacks(lacking())
@@ -119,6 +142,11 @@ final class JdbcSubject implements TckSubject {
         return new Faults() {
             @Override
             public void removeLockState(String key) {
+                if (session) {
+                    // an operator ending the holder's session; the names row and the tokens stay
+                    SessionFaults.endHolder(database, key);
+                    return;
+                }
                 // an operator clearing the owner; the row and its token stay
                 database.execute("UPDATE locksmith_locks SET owner = NULL WHERE lock_key = ?", Keys.hash(key));
                 // and the key's permits, readers, writers and marks; the header rows and their tokens stay
