@@ -108,8 +108,7 @@ final class DefaultDistributedLock implements DistributedLock {
     private DefaultLockHandle tryOnce() {
         runtime.ensureOpen(name);
         AcquireRequest request = newRequest();
-        runtime.yields.take(
-                key, runtime.clock.nanoTime(), 0); // a one-shot attempt never yields; the next wait need not
+        runtime.yields.forget(key); // a one-shot attempt never yields, and the next wait need not
         try {
             for (int round = 0; ; round++) {
                 boolean[] late = new boolean[1];
@@ -188,17 +187,17 @@ final class DefaultDistributedLock implements DistributedLock {
         long remaining = Math.max(0, Waits.nanos(wait) - (runtime.clock.nanoTime() - start));
         // the caller's own attempt (or, for a queue, its own enqueue) starts the wait: the first
         // answer is not asked for again on a worker
-        CompletableFuture<LockHandle> pending = queued
-                ? runtime.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name)
-                : credit > 0
-                        ? runtime.track(
-                                new PollingAcquisition(this, request, remaining, wait, false)
-                                        .startYielding(yieldPause(), credit),
-                                name)
-                        : runtime.track(
-                                new PollingAcquisition(this, request, remaining, wait, uncertain)
-                                        .startAfter(uncertain ? -2 : holderLeft[0]),
-                                name);
+        CompletableFuture<LockHandle> pending;
+        if (queued) {
+            pending = runtime.track(new QueuedAcquisition(this, request, remaining, wait, true).start(), name);
+        } else {
+            PollingAcquisition acquisition = new PollingAcquisition(this, request, remaining, wait, uncertain);
+            pending = runtime.track(
+                    credit > 0
+                            ? acquisition.startYielding(yieldPause(), credit)
+                            : acquisition.startAfter(uncertain ? -2 : holderLeft[0]),
+                    name);
+        }
         try {
             return (DefaultLockHandle) pending.get();
         } catch (InterruptedException e) {

@@ -33,6 +33,11 @@ final class Yields {
         releasedAt.put(key, new long[] {now, credit});
     }
 
+    /** Forgets the key's release: the next acquisition of it does not yield. */
+    void forget(String key) {
+        releasedAt.remove(key);
+    }
+
     /**
      * Whether a new acquisition of the key should yield: the key was released by this client
      * after a wait, less than {@code windowNanos} ago. Forgets the release either way.

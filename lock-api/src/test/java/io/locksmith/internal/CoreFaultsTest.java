@@ -37,10 +37,12 @@ class CoreFaultsTest {
     private final TestBackend backend = new TestBackend();
     private final AtomicReference<BackendEvents> events = new AtomicReference<>();
     private ManualClock clock;
-    private DefaultLockClient client = open(LockOptions.builder()
+    private static final LockOptions FAST_BACKOFF = LockOptions.builder()
             .backoffMin(Duration.ofMillis(5))
             .backoffMax(Duration.ofMillis(20))
-            .build());
+            .build();
+
+    private DefaultLockClient client = open(FAST_BACKOFF);
 
     /** Opens a client on a clock of its own (closing a client stops its clock). */
     private DefaultLockClient open(LockOptions options) {
@@ -379,10 +381,7 @@ class CoreFaultsTest {
     void aWaiterFallsBackToBackoffWhenSubscribingFails() throws Exception {
         backend.signals = true;
         backend.subscribeFails = true;
-        reopen(LockOptions.builder()
-                .backoffMin(Duration.ofMillis(5))
-                .backoffMax(Duration.ofMillis(20))
-                .build());
+        reopen(FAST_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && clock.pending() >= 2);
@@ -448,10 +447,7 @@ class CoreFaultsTest {
     void aReleaseThatNamesTheNextOwnerWakesOnlyThatOwnersWaiter() throws Exception {
         backend.signals = true;
         backend.holderLeft = Duration.ofSeconds(60);
-        reopen(LockOptions.builder()
-                .backoffMin(Duration.ofMillis(5))
-                .backoffMax(Duration.ofMillis(20))
-                .build());
+        reopen(FAST_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         CompletableFuture<LockHandle> second = client.lock("a").acquireAsync(Duration.ofSeconds(30));
@@ -494,10 +490,7 @@ class CoreFaultsTest {
         backend.subscribeFails = true;
         backend.subscribeStall = new CountDownLatch(1);
         backend.holderLeft = Duration.ofSeconds(60); // a signalled waiter would sleep toward its 1 s cap
-        reopen(LockOptions.builder()
-                .backoffMin(Duration.ofMillis(5))
-                .backoffMax(Duration.ofMillis(20))
-                .build());
+        reopen(FAST_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         assertThat(backend.subscribing.await(10, TimeUnit.SECONDS)).isTrue();

@@ -39,6 +39,9 @@ class CoreTest {
             .build();
 
     private final TestBackend backend = new TestBackend();
+    /** The default back-off, 10 ms to 1 s, for the rules that shape it. */
+    private static final LockOptions DEFAULT_BACKOFF = LockOptions.builder().build();
+
     private ManualClock clock;
     private DefaultLockClient client = open(FAST_BACKOFF);
 
@@ -164,10 +167,7 @@ class CoreTest {
     @Test
     void aClientThatReleasesALockItWaitedForYieldsBeforeItsNextWait() throws Exception {
         client.close();
-        client = open(LockOptions.builder()
-                .backoffMin(Duration.ofMillis(10))
-                .backoffMax(Duration.ofSeconds(1))
-                .build());
+        client = open(DEFAULT_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
@@ -202,10 +202,7 @@ class CoreTest {
     @Test
     void aLongerWaiterPollsMoreOftenUntilItHasWaitedALease() throws Exception {
         client.close();
-        client = open(LockOptions.builder()
-                .backoffMin(Duration.ofMillis(10))
-                .backoffMax(Duration.ofSeconds(1))
-                .build());
+        client = open(DEFAULT_BACKOFF);
         LockHandle holder = client.lock("a").acquire(Duration.ZERO);
         CompletableFuture<LockHandle> waiter =
                 client.lock("a").withLease(Duration.ofSeconds(5)).acquireAsync(Duration.ofSeconds(30));
