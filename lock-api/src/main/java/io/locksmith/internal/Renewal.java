@@ -82,11 +82,7 @@ final class Renewal {
             // of a long batch (one request per lease, a slow server) reaches next time the ones it
             // did not reach this time, instead of cutting the same ones until they run out
             due.sort(Comparator.comparingLong(Due::left));
-            List<DefaultLockHandle> handles = new ArrayList<>(due.size());
-            for (Due d : due) {
-                handles.add(d.handle());
-            }
-            renew(handles);
+            renew(due.stream().map(Due::handle).toList());
         }
     }
 
