@@ -33,8 +33,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>A lock keeps its waiters in a queue beside it, in its slot: a waiting request that is
  * refused takes a place (kept for {@link RedisSettings#presence()} from its latest attempt), a
- * free key goes only to the first live waiter, and a release names that waiter on the key's
- * channel, which {@link RedisSignals} reports as {@link BackendEvents#released(String, String)}.
+ * free key goes only to the first live waiter, and a release names that waiter on its client's
+ * wake channel (or, for a waiter that recorded none, on the key's channel), which
+ * {@link RedisSignals} reports as {@link BackendEvents#released(String, String)}.
  */
 final class RedisBackend implements LockBackend {
 
@@ -97,13 +98,19 @@ final class RedisBackend implements LockBackend {
                         link.scripts(),
                         ScriptOutputType.INTEGER,
                         new String[] {
-                            RedisKeys.lock(key), RedisKeys.fence(key), RedisKeys.queue(key), RedisKeys.presence(key)
+                            RedisKeys.lock(key),
+                            RedisKeys.fence(key),
+                            RedisKeys.queue(key),
+                            RedisKeys.presence(key),
+                            RedisKeys.wake(key)
                         },
                         request.owner(),
                         Long.toString(request.lease().toMillis()),
                         request.waits() ? "1" : "0",
                         presenceMillis,
-                        RedisKeys.channel(key)));
+                        RedisKeys.channel(key),
+                        request.waits() ? signals.wakeChannel() : "",
+                        key));
         if (answer < 0) {
             return Held.remaining(Duration.ofMillis(-1 - answer));
         }
@@ -142,9 +149,10 @@ final class RedisBackend implements LockBackend {
                 () -> RedisScript.RELEASE.run(
                         link.scripts(),
                         ScriptOutputType.INTEGER,
-                        new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key)},
+                        queueKeys(key),
                         RedisKeys.value(lease.token(), lease.owner()),
-                        RedisKeys.channel(key)));
+                        RedisKeys.channel(key),
+                        key));
         return released == 1L;
     }
 
@@ -166,9 +174,15 @@ final class RedisBackend implements LockBackend {
                 () -> RedisScript.ABANDON.run(
                         link.scripts(),
                         ScriptOutputType.INTEGER,
-                        new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key)},
+                        queueKeys(key),
                         request.owner(),
-                        RedisKeys.channel(key)));
+                        RedisKeys.channel(key),
+                        key));
+    }
+
+    /** The keys release.lua and abandon.lua take: the lock and its queue's three keys. */
+    private static String[] queueKeys(String key) {
+        return new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)};
     }
 
     @Override

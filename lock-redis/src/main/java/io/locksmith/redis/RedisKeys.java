@@ -2,8 +2,8 @@ package io.locksmith.redis;
 
 /**
  * Where a lock lives in Redis: {@code locksmith:{TAG}:KEY:lock}, {@code locksmith:{TAG}:KEY:fence},
- * its queue of waiters {@code locksmith:{TAG}:KEY:queue} and {@code ...:queue-presence}, and the
- * channel {@code locksmith:{TAG}:KEY:released}. A semaphore lives in
+ * its queue of waiters {@code locksmith:{TAG}:KEY:queue}, {@code ...:queue-presence} and
+ * {@code ...:queue-wake}, and the channel {@code locksmith:{TAG}:KEY:released}. A semaphore lives in
  * {@code locksmith:{TAG}:KEY:semaphore}, {@code ...:semaphore-grants} and {@code ...:semaphore-fence};
  * a read-write lock in {@code ...:rwlock}, {@code ...:rwlock-grants}, {@code ...:rwlock-writers}
  * and {@code ...:rwlock-fence} ({@link Shared}). All three families signal on the lock's channel.
@@ -39,6 +39,11 @@ final class RedisKeys {
     /** Sorted set: a lock's waiting owners by the end of their presence, in server milliseconds. */
     static String presence(String key) {
         return base(key) + ":queue-presence";
+    }
+
+    /** Hash: a lock's waiting owners to the wake channel of each one's client ({@link RedisSignals}). */
+    static String wake(String key) {
+        return base(key) + ":queue-wake";
     }
 
     static String channel(String key) {

@@ -7,10 +7,13 @@ import io.locksmith.LockBackendException;
 import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,7 +25,14 @@ import java.util.function.Supplier;
  * is reported to the client's one callback: a message naming an owner (a lock's release names the
  * first waiter of its queue) as {@link BackendEvents#released(String, String)}, which wakes only
  * that owner's wait, and an empty one (nobody queued; a semaphore or read-write lock changed) as
- * {@link BackendEvents#released(String)}, which the core hands to its waiters in turn. The core subscribes once per key, but a closing subscription may
+ * {@link BackendEvents#released(String)}, which the core hands to its waiters in turn.
+ *
+ * <p>Besides, the client listens on a wake channel of its own, {@code locksmith:wake:RANDOM},
+ * subscribed with its first key and kept until it closes. Once the server confirmed it,
+ * {@link #wakeChannel()} names it, and a waiting attempt records it beside its place in the
+ * lock's queue; a release then names that waiter on this channel alone ({@code
+ * "LENGTH:OWNERKEY"}, LENGTH the owner's length in UTF-8 bytes) rather than on the key's channel,
+ * so that of all the clients waiting for a key only the next owner's wakes. The core subscribes once per key, but a closing subscription may
  * overlap the next one for the same key, so a channel counts its open subscriptions and is
  * unsubscribed when the last one closes.
  *
@@ -51,6 +61,10 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
     private final Object opening = new Object(); // held while the connection opens; never by close paths
     private volatile StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed; // guarded by this
+    private final String wake = "locksmith:wake:"
+            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    private CompletableFuture<Void> wakeConfirmation; // guarded by this
+    private volatile boolean wakeConfirmed;
 
     RedisSignals(
             Supplier<StatefulRedisPubSubConnection<String, String>> connect,
@@ -77,6 +91,17 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         synchronized (this) {
             if (closed) {
                 throw new io.locksmith.LockClientClosedException(null, description, null);
+            }
+            if (wakeConfirmation == null || wakeConfirmation.isCompletedExceptionally()) {
+                // sent before the key's SUBSCRIBE, so confirmed before it: once subscribe returns,
+                // waiting attempts name the wake channel. If it is refused, releases name this
+                // client's waiters on the key's channel, as before; the next subscribe tries again.
+                try {
+                    wakeConfirmation = c.async().subscribe(wake).toCompletableFuture();
+                    wakeConfirmation.thenRun(() -> wakeConfirmed = true);
+                } catch (RedisException e) {
+                    wakeConfirmation = CompletableFuture.failedFuture(e);
+                }
             }
             channel = channels.computeIfAbsent(name, n -> new Channel(key));
             channel.open++;
@@ -111,6 +136,14 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         return subscription;
     }
 
+    /**
+     * @return this client's wake channel once the server confirmed the subscription to it, else
+     *     empty: a waiting attempt records it beside its place in the queue
+     */
+    String wakeChannel() {
+        return wakeConfirmed ? wake : "";
+    }
+
     private LockBackendException refused(String key, Throwable cause) {
         String why = cause instanceof TimeoutException
                 ? "no confirmation within " + timeout.toMillis() + " ms"
@@ -140,6 +173,21 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         released(name, "");
     }
 
+    /** A wake-up on this client's wake channel: {@code "LENGTH:OWNERKEY"}, LENGTH in UTF-8 bytes. */
+    private void woken(String message) {
+        int colon = message.indexOf(':');
+        try {
+            int length = Integer.parseInt(message, 0, colon, 10);
+            byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+            int start = colon + 1; // the length and its colon are ASCII: one byte per character
+            String owner = new String(bytes, start, length, StandardCharsets.UTF_8);
+            String key = new String(bytes, start + length, bytes.length - start - length, StandardCharsets.UTF_8);
+            events.released(key, owner);
+        } catch (RuntimeException e) {
+            // not a wake-up this version writes: the waiter's fallback poll still comes
+        }
+    }
+
     /** @param next the owner the key goes to next, as the lock's queue named it; empty if none */
     private void released(String name, String next) {
         Channel channel = channels.get(name);
@@ -164,7 +212,11 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
                 opened.addListener(new RedisPubSubAdapter<>() {
                     @Override
                     public void message(String name, String message) {
-                        released(name, message);
+                        if (name.equals(wake)) {
+                            woken(message);
+                        } else {
+                            released(name, message);
+                        }
                     }
 
                     @Override

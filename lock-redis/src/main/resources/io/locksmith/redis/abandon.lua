@@ -5,12 +5,14 @@
 -- KEYS[1]  the lock key      locksmith:{TAG}:KEY:lock            holds "TOKEN:OWNER"
 -- KEYS[2]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[3]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
+-- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
 -- ARGV[1]  owner             the given-up attempt's owner; its token is unknown to the caller
 -- ARGV[2]  channel           locksmith:{TAG}:KEY:released, where waiters listen
+-- ARGV[3]  key               the lock's key, as a wake-up names it
 --
 -- Returns 1 if the key held this owner and is now free, 0 if it held another owner or nothing.
 -- Never touches another owner's lock or place. The message is the next live waiter's owner, or
--- empty when nobody waits, as in release.lua; the wake-up is best effort (redis.pcall).
+-- empty when nobody waits, on the next waiter's wake channel or the lock's, as in release.lua; the wake-up is best effort (redis.pcall).
 local owner = ARGV[1]
 local channel = ARGV[2]
 local freed = 0
@@ -26,6 +28,7 @@ local wasHead = redis.call('zrange', KEYS[2], 0, 0)[1] == owner
 if wasHead or redis.call('zscore', KEYS[2], owner) then
   redis.call('zrem', KEYS[2], owner)
   redis.call('zrem', KEYS[3], owner)
+  redis.call('hdel', KEYS[4], owner)
 end
 if freed == 1 or (wasHead and not value) then
   local next = ''
@@ -34,10 +37,16 @@ if freed == 1 or (wasHead and not value) then
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     for _, o in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
       redis.call('zrem', KEYS[2], o)
+      redis.call('hdel', KEYS[4], o)
     end
     redis.call('zremrangebyscore', KEYS[3], '-inf', now)
     next = redis.call('zrange', KEYS[2], 0, 0)[1] or ''
   end
-  redis.pcall('publish', channel, next)
+  local to = next ~= '' and redis.call('hget', KEYS[4], next)
+  if to and to ~= '' then
+    redis.pcall('publish', to, #next .. ':' .. next .. ARGV[3])
+  else
+    redis.pcall('publish', channel, next)
+  end
 end
 return freed

@@ -6,21 +6,28 @@
 -- KEYS[2]  the fence counter locksmith:{TAG}:KEY:fence           never expires
 -- KEYS[3]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[4]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
+-- KEYS[5]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
 -- ARGV[1]  owner             unique to the acquisition; every retry of one wait sends the same
 -- ARGV[2]  lease             milliseconds
 -- ARGV[3]  waits             "1" for an attempt of a wait (it may queue), "0" for a one-shot attempt
 -- ARGV[4]  presence          milliseconds a waiter's place lasts from its latest attempt
 -- ARGV[5]  channel           locksmith:{TAG}:KEY:released, where waiters listen
+-- ARGV[6]  wake channel      the caller's client's own channel for wake-ups, or empty if it has none
+-- ARGV[7]  key               the lock's key, as a wake-up names it
 --
 -- Returns the fencing token (> 0) when granted; when refused, -1 minus a time in milliseconds
 -- (<= -1): the holder's remaining lease, or, if the key is free but owed to an earlier waiter,
 -- the time until that waiter's presence ends, at most 1000, so that the caller asks again around
 -- when a dead waiter would be passed.
 --
--- All four keys share one Cluster slot (the {TAG} hash tag). The queue and the presence hold the
--- same owners; a waiter whose presence ended stopped asking (its client died or lost its
--- connection) and is pruned before the head is chosen. A grant removes its owner from both. Both
--- expire when the last presence ends, so a queue of dead waiters leaves nothing behind.
+-- All five keys share one Cluster slot (the {TAG} hash tag). The queue, the presence and the wake
+-- channels hold the same owners, so they exist together (during a slot migration a script whose
+-- keys are split between two nodes is refused with TRYAGAIN). A waiter whose presence ended
+-- stopped asking (its client died or lost its connection) and is pruned before the head is
+-- chosen. A grant removes its owner from all three, and all three expire when the last presence
+-- ends, so a queue of dead waiters leaves nothing behind. A waiter whose client listens on a wake
+-- channel of its own is woken there (see release.lua), so that a release wakes one client, not
+-- every client waiting for the key.
 --
 -- If the key already holds this owner, an earlier attempt of the same wait ran although its reply
 -- was lost (it timed out on the client): that is the caller's grant, under the token it was
@@ -31,6 +38,8 @@ local lease = ARGV[2]
 local waits = ARGV[3] == '1'
 local presence = tonumber(ARGV[4])
 local channel = ARGV[5]
+local wakeChannel = ARGV[6]
+local key = ARGV[7]
 
 local function grant()
   local token = redis.call('incr', KEYS[2])
@@ -65,6 +74,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local dead = redis.call('zrangebyscore', KEYS[4], '-inf', now)
 for _, o in ipairs(dead) do
   redis.call('zrem', KEYS[3], o)
+  redis.call('hdel', KEYS[5], o)
 end
 if #dead > 0 then
   redis.call('zremrangebyscore', KEYS[4], '-inf', now)
@@ -76,21 +86,29 @@ if not value then
     if head then
       redis.call('zrem', KEYS[3], owner)
       redis.call('zrem', KEYS[4], owner)
+      redis.call('hdel', KEYS[5], owner)
     end
     return grant()
   end
   if #dead > 0 then
     -- a dead waiter was passed: wake the one the key is owed to now
-    redis.pcall('publish', channel, head)
+    local to = redis.call('hget', KEYS[5], head)
+    if to and to ~= '' then
+      redis.pcall('publish', to, #head .. ':' .. head .. key)
+    else
+      redis.pcall('publish', channel, head)
+    end
   end
 end
 
 if waits then
   redis.call('zadd', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), owner)
   redis.call('zadd', KEYS[4], now + presence, owner)
+  redis.call('hset', KEYS[5], owner, wakeChannel) -- even empty: the hash exists while the queue does
   local last = redis.call('zrange', KEYS[4], -1, -1, 'withscores')
   redis.call('pexpireat', KEYS[3], last[2])
   redis.call('pexpireat', KEYS[4], last[2])
+  redis.call('pexpireat', KEYS[5], last[2])
 end
 
 if value then

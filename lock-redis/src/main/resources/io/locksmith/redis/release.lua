@@ -3,13 +3,17 @@
 -- KEYS[1]  the lock key      locksmith:{TAG}:KEY:lock
 -- KEYS[2]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[3]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
+-- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
 -- ARGV[1]  expected value    "TOKEN:OWNER" of the caller's grant
 -- ARGV[2]  channel           locksmith:{TAG}:KEY:released, where waiters listen
+-- ARGV[3]  key               the lock's key, as a wake-up names it
 --
 -- Returns 1 if the lock was the caller's and is now free, 0 if it was not the caller's.
 --
--- The message on the channel is the owner of the first live waiter (dead ones are pruned, as in
--- acquire.lua), or empty when nobody waits. The wake-up is best effort (redis.pcall): an ACL user
+-- The first live waiter (dead ones are pruned, as in acquire.lua) is woken on its client's wake
+-- channel, if acquire.lua recorded one, with "LENGTH:OWNERKEY" (LENGTH is the owner's length in
+-- bytes): only that client hears it. Otherwise the lock's channel carries the waiter's owner, or
+-- an empty message when nobody waits (every client waiting for the key hears it). The wake-up is best effort (redis.pcall): an ACL user
 -- without rights on the channel (Redis 7's default for new users) gets an error from PUBLISH
 -- after the DEL has already freed the lock, and that must not turn a done release into a failed
 -- one. Its waiters poll instead, and the queue still gives the key to the first of them.
@@ -25,9 +29,15 @@ if redis.call('exists', KEYS[2]) == 1 then
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   for _, o in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do
     redis.call('zrem', KEYS[2], o)
+    redis.call('hdel', KEYS[4], o)
   end
   redis.call('zremrangebyscore', KEYS[3], '-inf', now)
   next = redis.call('zrange', KEYS[2], 0, 0)[1] or ''
 end
-redis.pcall('publish', channel, next)
+local to = next ~= '' and redis.call('hget', KEYS[4], next)
+if to and to ~= '' then
+  redis.pcall('publish', to, #next .. ':' .. next .. ARGV[3])
+else
+  redis.pcall('publish', channel, next)
+end
 return 1

@@ -55,7 +55,7 @@ class RedisBackendTest {
             })
     void lockKeyFenceCounterAndQueueShareAClusterSlot(String key) {
         int slot = SlotHash.getSlot(RedisKeys.lock(key));
-        assertThat(List.of(RedisKeys.fence(key), RedisKeys.queue(key), RedisKeys.presence(key)))
+        assertThat(List.of(RedisKeys.fence(key), RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)))
                 .as("[redis] keys: a lock's counter and queue are in its slot, for '%s'", key)
                 .allSatisfy(k -> assertThat(SlotHash.getSlot(k)).isEqualTo(slot))
                 .doesNotHaveDuplicates()

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
@@ -21,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,7 +125,9 @@ class RedisFairQueueTest {
             long token = RedisTestBackends.grant(backend, holder);
             assertThat(backend.tryAcquire(RedisTestBackends.request(key, "one-shot")))
                     .isInstanceOf(Held.class);
-            assertThat(adminConnection.sync().exists(RedisKeys.queue(key), RedisKeys.presence(key)))
+            assertThat(adminConnection
+                            .sync()
+                            .exists(RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)))
                     .as("[redis] fair queue: a one-shot attempt that finds the key held leaves no queue")
                     .isZero();
 
@@ -150,7 +155,9 @@ class RedisFairQueueTest {
                     .as("[redis] fair queue: a grant takes its owner out of the queue")
                     .containsExactly("late");
             backend.abandon(late);
-            assertThat(adminConnection.sync().exists(RedisKeys.queue(key), RedisKeys.presence(key)))
+            assertThat(adminConnection
+                            .sync()
+                            .exists(RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)))
                     .as("[redis] fair queue: an abandoned wait leaves the queue")
                     .isZero();
         }
@@ -213,6 +220,64 @@ class RedisFairQueueTest {
                     .as("[redis] fair queue: the dead waiter was pruned")
                     .doesNotContain("dead-waiter");
             next.close();
+        }
+    }
+
+    @Test
+    void aReleaseIsHeardOnlyByTheClientOfTheWaiterItGoesTo() throws Exception {
+        String name = "fair-directed";
+        List<List<String>> heard = new CopyOnWriteArrayList<>(); // channel, message
+        try (StatefulRedisPubSubConnection<String, String> listener = admin.connectPubSub();
+                LockClient holderClient = LockClient.open(server.uri() + "?lease=30s");
+                LockClient first = LockClient.open(server.uri());
+                LockClient second = LockClient.open(server.uri())) {
+            listener.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    heard.add(List.of(channel, message));
+                }
+            });
+            listener.sync().psubscribe("locksmith:*");
+            LockHandle held = holderClient.lock(name).acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> firstWaits = first.lock(name).acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 1);
+            CompletableFuture<LockHandle> secondWaits = second.lock(name).acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 2);
+            // both waiters asked again after subscribing (each attempt refreshes its presence)
+            Supplier<List<Double>> presences =
+                    () -> adminConnection.sync().zrangeWithScores(RedisKeys.presence(name), 0, -1).stream()
+                            .map(v -> v.getScore())
+                            .toList();
+            List<Double> queued = presences.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                List<Double> now = presences.get();
+                return now.size() == 2
+                        && !now.get(0).equals(queued.get(0))
+                        && !now.get(1).equals(queued.get(1));
+            });
+            heard.clear();
+
+            held.close();
+            LockHandle next = firstWaits.get(30, TimeUnit.SECONDS);
+            listener.sync().publish("locksmith:test-marker", "after the grant");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> heard.stream().anyMatch(m -> m.get(0).equals("locksmith:test-marker")));
+            List<List<String>> wakeUps = heard.stream()
+                    .takeWhile(m -> !m.get(0).equals("locksmith:test-marker"))
+                    .toList();
+            assertThat(wakeUps)
+                    .as("[redis] fair queue: the release is published once, not on the lock's channel that every"
+                            + " waiting client hears")
+                    .hasSize(1)
+                    .noneMatch(m -> m.get(0).equals(RedisKeys.channel(name)));
+            String channel = wakeUps.get(0).get(0);
+            assertThat(adminConnection.sync().pubsubNumsub(channel))
+                    .as("[redis] fair queue: the release's channel is heard by one client, the next waiter's")
+                    .containsEntry(channel, 1L);
+            next.close();
+            secondWaits.get(30, TimeUnit.SECONDS).close();
         }
     }
 }
