@@ -49,7 +49,9 @@ final class ClientRuntime {
         this.renewal = new Renewal(backend, held, clock, workers, listeners);
         this.expiry = new ExpirySweep(held, clock);
         this.calls = new BackendCalls(backend, workers);
-        this.signals = backend.releaseSignals().map(SignalHub::new).orElse(null);
+        this.signals = backend.releaseSignals()
+                .map(r -> new SignalHub(r, clock, workers))
+                .orElse(null);
     }
 
     /** @return the backend's description, credentials masked */
@@ -133,6 +135,9 @@ final class ClientRuntime {
             }
             renewal.cancel();
             expiry.cancel();
+            if (signals != null) {
+                signals.close();
+            }
         } finally {
             clock.shutdown();
             workers.shutdown();

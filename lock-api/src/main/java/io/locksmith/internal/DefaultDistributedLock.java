@@ -165,7 +165,9 @@ final class DefaultDistributedLock implements DistributedLock {
         long[] holderLeft = {-1};
         boolean queued = runtime.backend.queue().isPresent();
         int credit = queued ? 0 : yieldCredit(Waits.nanos(wait));
+        SignalHub.Mark mark = null;
         if (!queued && credit == 0) {
+            mark = runtime.signals == null ? null : runtime.signals.mark(request.key());
             DefaultLockHandle handle;
             try {
                 handle = attempt(request, held -> held.remainingLease().ifPresent(d -> holderLeft[0] = d.toNanos()));
@@ -195,7 +197,7 @@ final class DefaultDistributedLock implements DistributedLock {
             pending = runtime.track(
                     credit > 0
                             ? acquisition.startYielding(yieldPause(), credit)
-                            : acquisition.startAfter(uncertain ? -2 : holderLeft[0]),
+                            : acquisition.startAfter(uncertain ? -2 : holderLeft[0], mark),
                     name);
         }
         try {

@@ -44,6 +44,7 @@ final class PollingAcquisition implements Runnable {
     private final AtomicBoolean queued = new AtomicBoolean();
     private final Object attempting = new Object(); // one attempt at a time; never held by stop()
     private SignalHub.Membership subscription;
+    private SignalHub.Mark mark; // the key's signals before the latest attempt, while not subscribed
     private Scheduled retry;
     private Scheduled expiry;
     private LockBackendException lastFailure;
@@ -79,8 +80,10 @@ final class PollingAcquisition implements Runnable {
      *
      * @param holderLeft the holder's remaining lease from that attempt in nanoseconds, -1 if the
      *     backend did not say, or -2 if the attempt failed (then the next attempt comes at once)
+     * @param mark the key's signals before that attempt ({@link SignalHub#mark}), or {@code null}
      */
-    CompletableFuture<LockHandle> startAfter(long holderLeft) {
+    CompletableFuture<LockHandle> startAfter(long holderLeft, SignalHub.Mark mark) {
+        this.mark = mark;
         arm();
         if (holderLeft == -2) {
             submit();
@@ -149,6 +152,9 @@ final class PollingAcquisition implements Runnable {
     private void attemptAndPlan() {
         try {
             holderLeft = -1;
+            if (subscription == null && runtime.signals != null) {
+                mark = runtime.signals.mark(request.key());
+            }
             DefaultLockHandle handle;
             attemptOut = true;
             try {
@@ -200,8 +206,10 @@ final class PollingAcquisition implements Runnable {
             SignalHub signals = runtime.signals;
             if (signals != null) {
                 // subscribe, then try again at once: a release between the attempt and the
-                // subscription would otherwise go unnoticed until the next back-off
-                SignalHub.Membership s = signals.subscribe(request.key(), request.owner(), this::wake);
+                // subscription would otherwise go unnoticed until the next back-off; unless the
+                // key's subscription was in effect before the attempt and heard nothing since
+                SignalHub.Membership s = signals.subscribe(request.key(), request.owner(), this::wake, mark);
+                mark = null;
                 if (s == null) {
                     signalsRefused = true; // the hub logged why; back-off and the holder's lease still work
                 } else {
@@ -211,8 +219,10 @@ final class PollingAcquisition implements Runnable {
                     if (result.isDone()) {
                         stop(false);
                     }
-                    submit();
-                    return;
+                    if (!s.caughtUp()) {
+                        submit();
+                        return;
+                    }
                 }
             }
         }

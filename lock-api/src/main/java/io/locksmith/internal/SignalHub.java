@@ -1,5 +1,6 @@
 package io.locksmith.internal;
 
+import io.locksmith.spi.BackendScheduler.Scheduled;
 import io.locksmith.spi.ReleaseSignals;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -13,18 +14,37 @@ import java.util.Map;
  * vain; the others keep sleeping until a later release (or their safety-net timer). A backend
  * that queues its waiters names the owner the key goes to next, and only that owner's waiter,
  * if it is one of this client's, wakes.
+ *
+ * <p>A key's subscription outlives its last waiter by {@link #KEEP_NANOS}: a client that waits
+ * for a lock again soon after (a worker taking the same lock job after job, or any contended
+ * lock) reuses it instead of subscribing and unsubscribing around every wait, which on Redis
+ * is two more commands per handoff and on PostgreSQL a {@code LISTEN} and an {@code UNLISTEN}.
+ * Signals that arrive meanwhile wake nobody. Closing the client closes the kept subscriptions.
  */
 final class SignalHub {
 
+    /** How long a key's subscription is kept after its last waiter left. */
+    static final long KEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
     private final ReleaseSignals backend;
+    private final CoreClock clock;
+    private final Workers workers;
+    private boolean closed; // guarded by this
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SignalHub.class);
 
     private final Map<String, Waiters> byKey = new HashMap<>();
     private boolean refusalLogged;
     private volatile boolean queues; // the backend named a next owner: it keeps its waiters in order
 
-    SignalHub(ReleaseSignals backend) {
+    /**
+     * @param backend the backend's signals
+     * @param clock the client's timer, which ends a kept subscription
+     * @param workers where a kept subscription is closed (closing may wait for the backend)
+     */
+    SignalHub(ReleaseSignals backend, CoreClock clock, Workers workers) {
         this.backend = backend;
+        this.clock = clock;
+        this.workers = workers;
     }
 
     /**
@@ -35,10 +55,41 @@ final class SignalHub {
      *     asks the backend again
      */
     Membership subscribe(String key, String owner, Runnable wake) {
+        return subscribe(key, owner, wake, null);
+    }
+
+    /**
+     * Notes where a key's signals stand before an attempt, so that a waiter that joins after the
+     * attempt was refused can tell whether a release may have come in between.
+     *
+     * @return the mark, or {@code null} if the key has no subscription in effect now
+     */
+    synchronized Mark mark(String key) {
+        Waiters w = byKey.get(key);
+        return w == null || w.subscription == null || w.refused ? null : new Mark(w, w.signals);
+    }
+
+    /** Where a key's signals stood: its waiters' entry and how many signals it had heard. */
+    record Mark(Object waiters, long signals) {}
+
+    /**
+     * Registers a waiter whose latest attempt was sent after {@code mark} was taken.
+     *
+     * @param mark {@link #mark} taken before the waiter's latest attempt, or {@code null}
+     * @return as {@link #subscribe(String, String, Runnable)}; its {@link Membership#caughtUp()}
+     *     says whether the subscription was in effect since the mark and heard no signal
+     */
+    Membership subscribe(String key, String owner, Runnable wake, Mark mark) {
         Waiters w;
         boolean first;
+        boolean caughtUp;
         synchronized (this) {
             w = byKey.computeIfAbsent(key, k -> new Waiters());
+            caughtUp = mark != null && mark.waiters() == w && mark.signals() == w.signals && w.subscription != null;
+            if (w.keep != null) {
+                w.keep.cancel(); // a kept subscription: in use again
+                w.keep = null;
+            }
             first = w.queue.isEmpty() && w.subscription == null;
             w.queue.addLast(wake);
             w.owners.put(owner, wake);
@@ -63,7 +114,7 @@ final class SignalHub {
                 s.close();
             }
         }
-        return new Membership(() -> unsubscribe(key, owner, w, wake), w);
+        return new Membership(() -> unsubscribe(key, owner, w, wake), w, caughtUp);
     }
 
     /**
@@ -74,14 +125,25 @@ final class SignalHub {
     static final class Membership implements ReleaseSignals.Subscription {
         private final Runnable leave;
         private final Waiters waiters;
+        private final boolean caughtUp;
 
-        private Membership(Runnable leave, Waiters waiters) {
+        private Membership(Runnable leave, Waiters waiters, boolean caughtUp) {
             this.leave = leave;
             this.waiters = waiters;
+            this.caughtUp = caughtUp;
         }
 
         boolean live() {
             return !waiters.refused;
+        }
+
+        /**
+         * @return whether the key's subscription was in effect from the mark the waiter gave to
+         *     its joining and heard no signal meanwhile: no release came after the waiter's
+         *     attempt, so it need not try again before sleeping
+         */
+        boolean caughtUp() {
+            return caughtUp;
         }
 
         @Override
@@ -123,6 +185,9 @@ final class SignalHub {
             w.queue.remove(wake);
             w.owners.remove(owner, wake);
             if (w.queue.isEmpty() && byKey.get(key) == w) {
+                if (w.subscription != null && !closed && keep(key, w)) {
+                    return;
+                }
                 byKey.remove(key);
                 toClose = w.subscription;
             }
@@ -132,11 +197,56 @@ final class SignalHub {
         }
     }
 
+    /** Keeps a key's subscription, now without waiters, for {@link #KEEP_NANOS}; false if the timer is stopped. */
+    private boolean keep(String key, Waiters w) { // under this
+        try {
+            long kept = ++w.kept;
+            w.keep = clock.schedule(() -> workers.run(() -> endKeep(key, w, kept)), KEEP_NANOS);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false; // the client is closing
+        }
+    }
+
+    private void endKeep(String key, Waiters w, long kept) {
+        ReleaseSignals.Subscription toClose;
+        synchronized (this) {
+            if (w.kept != kept || w.keep == null || !w.queue.isEmpty() || byKey.get(key) != w) {
+                return; // in use again, or already closed
+            }
+            w.keep = null;
+            byKey.remove(key);
+            toClose = w.subscription;
+        }
+        toClose.close();
+    }
+
+    /** Closes the subscriptions kept without waiters; later ones close with their last waiter. */
+    void close() {
+        java.util.List<ReleaseSignals.Subscription> kept = new java.util.ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            byKey.values().removeIf(w -> {
+                if (w.keep == null) {
+                    return false;
+                }
+                w.keep.cancel();
+                w.keep = null;
+                kept.add(w.subscription);
+                return true;
+            });
+        }
+        kept.forEach(ReleaseSignals.Subscription::close);
+    }
+
     /** A release signal for a key, from the backend: wakes the key's next waiter. */
     void signalled(String key) {
         Runnable head;
         synchronized (this) {
             Waiters w = byKey.get(key);
+            if (w != null) {
+                w.signals++;
+            }
             head = w == null ? null : w.queue.pollFirst();
             if (head != null) {
                 // to the back: if it loses the race (to a thread that barged in, or another client),
@@ -158,6 +268,9 @@ final class SignalHub {
         Runnable waiter;
         synchronized (this) {
             Waiters w = byKey.get(key);
+            if (w != null) {
+                w.signals++;
+            }
             waiter = w == null ? null : w.owners.get(next);
         }
         if (waiter != null) {
@@ -177,6 +290,9 @@ final class SignalHub {
         final Deque<Runnable> queue = new ArrayDeque<>();
         final Map<String, Runnable> owners = new HashMap<>();
         ReleaseSignals.Subscription subscription;
+        Scheduled keep; // while the subscription is kept without waiters
+        long kept; // counts the times it was kept, so that an old keep's end closes no later one
+        long signals; // the signals heard, for marks
         volatile boolean refused;
     }
 }

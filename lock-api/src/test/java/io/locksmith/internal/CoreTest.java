@@ -239,7 +239,9 @@ class CoreTest {
         for (int i = 0; i < 100; i++) {
             waiters.add(client.lock("a").acquireAsync(Duration.ofSeconds(30)));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 201);
+        // one attempt each, and a second one for those that joined before the subscription was in effect
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 102);
+        settle();
         assertThat(backend.listeners.get("a"))
                 .as("one backend subscription shared by the client's 100 waiters")
                 .hasSize(1);
@@ -260,6 +262,81 @@ class CoreTest {
         LockHandle next = (LockHandle) first.get(10, TimeUnit.SECONDS);
         assertThat(next.isHeld()).as("a release wakes a waiter at once").isTrue();
         waiters.forEach(w -> w.cancel(false));
+    }
+
+    @Test
+    void aKeysSubscriptionOutlivesItsLastWaiterBrieflySoThatTheNextWaitReusesIt() throws Exception {
+        backend.signals = true;
+        backend.holderLeft = Duration.ofSeconds(20);
+        client.close();
+        client = open(FAST_BACKOFF);
+        for (int round = 0; round < 3; round++) {
+            int before = backend.acquireCalls.get();
+            LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+            // the holder's attempt, the waiter's (and its second one once subscribed, the first time): it sleeps now
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> backend.acquireCalls.get() >= before + 2 && clock.pending() >= 2);
+            settle();
+            holder.close();
+            waiter.get(10, TimeUnit.SECONDS).close();
+        }
+        assertThat(backend.subscribeCalls)
+                .as("three waits in a row, each begun within a second of the last one's end, subscribe once")
+                .hasValue(1);
+        assertThat(backend.listeners.get("a")).as("kept between the waits").hasSize(1);
+        pass(Duration.ofMillis(1200), Duration.ofMillis(50));
+        await("closed a second after the last wait ended")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> backend.listeners.get("a").isEmpty());
+
+        LockHandle holder = client.lock("b").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("b").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        !backend.listeners.getOrDefault("b", java.util.Set.of()).isEmpty());
+        holder.close();
+        waiter.get(10, TimeUnit.SECONDS).close();
+        client.close();
+        assertThat(backend.listeners.get("b"))
+                .as("closing the client closes a kept subscription")
+                .isEmpty();
+    }
+
+    @Test
+    void aWaitOnAKeptSubscriptionAttemptsOnceUnlessAReleaseCameBetweenItsAttemptAndItsJoining() throws Exception {
+        backend.signals = true;
+        backend.holderLeft = Duration.ofSeconds(20);
+        client.close();
+        client = open(FAST_BACKOFF);
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> first = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 3 && clock.pending() >= 2);
+        holder.close();
+        first.get(10, TimeUnit.SECONDS).close(); // the key's subscription is kept
+
+        int before = backend.acquireCalls.get();
+        LockHandle second = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiting = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> backend.acquireCalls.get() >= before + 2 && clock.pending() >= 2);
+        settle();
+        assertThat(backend.acquireCalls.get())
+                .as("one attempt: the kept subscription heard every release since it was sent")
+                .isEqualTo(before + 2);
+        second.close();
+        waiting.get(10, TimeUnit.SECONDS).close();
+
+        LockHandle third = client.lock("a").acquire(Duration.ZERO);
+        backend.afterRefuse = request -> {
+            backend.afterRefuse = null;
+            third.close(); // released after the attempt found it held, before the waiter joined
+        };
+        CompletableFuture<LockHandle> late = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        assertThat(late.get(10, TimeUnit.SECONDS).isHeld())
+                .as("a release between the attempt and joining the kept subscription is not slept through")
+                .isTrue();
+        late.get().close();
     }
 
     @Test

@@ -49,11 +49,14 @@ final class TestBackend implements LockBackend {
     volatile boolean signals;
     final Map<String, java.util.Set<Runnable>> listeners = new ConcurrentHashMap<>();
     final AtomicInteger enqueueCalls = new AtomicInteger();
+    final AtomicInteger subscribeCalls = new AtomicInteger();
     final List<String> abandoned = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Replaces renew when set: a test shapes the outcomes (short lists, stalls, errors). */
     volatile java.util.function.Function<List<HeldLease>, List<RenewOutcome>> renewHook;
     /** Runs inside tryAcquire after the key was taken, before the grant returns (a backend's own events). */
     volatile java.util.function.Consumer<AcquireRequest> afterTake;
+    /** Runs inside tryAcquire after the key was found held, before the refusal returns. */
+    volatile java.util.function.Consumer<AcquireRequest> afterRefuse;
     /** Fails subscribe as a server refusing the channel would. */
     volatile boolean subscribeFails;
     /** Holds subscribe until counted down, then it fails or succeeds as {@link #subscribeFails} says. */
@@ -120,6 +123,10 @@ final class TestBackend implements LockBackend {
                 hook.accept(request);
             }
             return Grant.of(token);
+        }
+        java.util.function.Consumer<AcquireRequest> refusedHook = afterRefuse;
+        if (refusedHook != null) {
+            refusedHook.accept(request);
         }
         Duration left = holderLeft;
         return left == null ? Held.UNKNOWN : Held.remaining(left);
@@ -195,6 +202,7 @@ final class TestBackend implements LockBackend {
             return Optional.empty();
         }
         return Optional.of(key -> {
+            subscribeCalls.incrementAndGet();
             Runnable onRelease = () -> events.released(key);
             CountDownLatch stall = subscribeStall;
             if (stall != null) {
