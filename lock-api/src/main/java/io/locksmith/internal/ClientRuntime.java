@@ -116,9 +116,13 @@ final class ClientRuntime {
         }
     }
 
+    /** How long closing waits for the backend calls in flight before it closes the backend. */
+    static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(2);
+
     /**
      * Closes once: ends every acquisition in flight, releases every held lock, stops the timer and
-     * the workers, closes the backend.
+     * the workers, lets the backend calls in flight end (at most {@link #CLOSE_WAIT}), closes the
+     * backend.
      *
      * @return whether this call closed it
      */
@@ -141,6 +145,9 @@ final class ClientRuntime {
         } finally {
             clock.shutdown();
             workers.shutdown();
+            // an attempt on its way when its wait ended may still be granted: it releases that
+            // grant itself, which needs the backend open
+            workers.awaitQuiet(CLOSE_WAIT);
             backend.close();
         }
         return true;

@@ -35,8 +35,9 @@ final class DefaultLockClient implements LockClient {
             CoreClock givenClock) {
         int id = CLIENTS.incrementAndGet();
         CoreClock clock = givenClock == null ? CoreClock.system("locksmith-" + id + "-timer") : givenClock;
-        ExecutorService pool = Executors.newCachedThreadPool(threads("locksmith-" + id + "-worker"));
-        Workers workers = new Workers(givenClock == null ? pool : new InFlightWorkers(pool));
+        String workerName = "locksmith-" + id + "-worker";
+        ExecutorService pool = Executors.newCachedThreadPool(threads(workerName));
+        Workers workers = new Workers(givenClock == null ? pool : new InFlightWorkers(pool), workerName + "-");
         HeldTable held = new HeldTable();
         Events events = new Events(held);
         LockBackend backend;

@@ -14,9 +14,15 @@ final class Workers {
     private static final Logger log = LoggerFactory.getLogger(Workers.class);
 
     private final ExecutorService pool;
+    private final String threadPrefix;
 
-    Workers(ExecutorService pool) {
+    /**
+     * @param pool the workers
+     * @param threadPrefix how the names of the pool's threads begin
+     */
+    Workers(ExecutorService pool, String threadPrefix) {
         this.pool = pool;
+        this.threadPrefix = threadPrefix;
     }
 
     /**
@@ -58,6 +64,25 @@ final class Workers {
 
     void shutdown() {
         pool.shutdown();
+    }
+
+    /**
+     * After {@link #shutdown()}: waits until the work in flight and queued has run, at most
+     * {@code max}; at once if called on a worker (a callback closing its client), which would
+     * otherwise wait for itself.
+     *
+     * @return whether it all ran
+     */
+    boolean awaitQuiet(java.time.Duration max) {
+        if (Thread.currentThread().getName().startsWith(threadPrefix)) {
+            return false;
+        }
+        try {
+            return pool.awaitTermination(max.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     void shutdownNow() {

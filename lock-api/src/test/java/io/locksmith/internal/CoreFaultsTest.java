@@ -557,4 +557,24 @@ class CoreFaultsTest {
             h.close();
         }
     }
+
+    @Test
+    void anAttemptInFlightWhenTheClientClosesIsReleasedBeforeTheBackendCloses() throws Exception {
+        backend.stallAcquire = new CountDownLatch(1);
+        CompletableFuture<LockHandle> waiting = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        assertThat(backend.stalled.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread closing = new Thread(client::close, "closing");
+        closing.start();
+        // the attempt goes on once the close has ended the wait and either returned or waits for it
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        waiting.isDone() && (!closing.isAlive() || closing.getState() == Thread.State.TIMED_WAITING));
+        backend.stallAcquire.countDown();
+        closing.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(closing.isAlive()).as("close returns").isFalse();
+        assertThat(backend.owners)
+                .as("an attempt granted after the close ended its wait is released before the backend closes,"
+                        + " not left to hold the lock for a lease")
+                .isEmpty();
+    }
 }

@@ -185,9 +185,25 @@ final class TestBackend implements LockBackend {
      */
     LockBackend attach(io.locksmith.spi.BackendContext context) {
         return new io.locksmith.spi.ForwardingLockBackend(this) {
+            private volatile boolean closed; // this client's view; the next client attaches anew
+
             @Override
             public Optional<io.locksmith.spi.ReleaseSignals> releaseSignals() {
                 return TestBackend.this.releaseSignals(context.events());
+            }
+
+            @Override
+            public boolean release(HeldLease lease) {
+                if (closed) { // as a real backend's closed connections refuse it
+                    throw new LockBackendException("test://backend is closed (lock '" + lease.name() + "')");
+                }
+                return super.release(lease);
+            }
+
+            @Override
+            public void close() {
+                closed = true;
+                super.close();
             }
         };
     }
