@@ -103,7 +103,15 @@ class RedisFairQueueTest {
             }
             assertThat(failures).as("[redis] fair queue: no wait failed").hasValue(0);
             assertThat(grants).hasSize(clients * rounds);
+            int[] granted = new int[clients];
             for (int i = 1; i < grants.size(); i++) {
+                granted[grants.get(i - 1)]++;
+                int releaser = grants.get(i - 1);
+                boolean othersLeft = java.util.stream.IntStream.range(0, clients)
+                        .anyMatch(c -> c != releaser && granted[c] < rounds);
+                if (!othersLeft) {
+                    break; // the others are done (a client slowed down on a busy host finishes alone)
+                }
                 assertThat(grants.get(i))
                         .as(
                                 "[redis] fair queue: grant %d of %s goes to a client that waited, not to the one"
