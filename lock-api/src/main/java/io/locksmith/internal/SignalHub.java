@@ -48,24 +48,18 @@ final class SignalHub {
     }
 
     /**
-     * Registers a waiter; the returned subscription removes it.
-     *
-     * @return the subscription, or {@code null} if the backend refused to subscribe (a Redis ACL
-     *     user without channel rights): the waiter backs off instead, and the key's next waiter
-     *     asks the backend again
-     */
-    Membership subscribe(String key, String owner, Runnable wake) {
-        return subscribe(key, owner, wake, null);
-    }
-
-    /**
      * Notes where a key's signals stand before an attempt, so that a waiter that joins after the
      * attempt was refused can tell whether a release may have come in between.
      *
-     * @return the mark, or {@code null} if the key has no subscription in effect now
+     * <p>Only where the backend queues its waiters: elsewhere a waiter's second attempt is a poll
+     * that often finds the key free between a release and the next grant, and skipping it
+     * measurably cost PostgreSQL's row mode throughput and fairness.
+     *
+     * @return the mark, or {@code null} if the backend does not queue its waiters or the key has
+     *     no subscription in effect now
      */
     synchronized Mark mark(String key) {
-        Waiters w = byKey.get(key);
+        Waiters w = queues ? byKey.get(key) : null;
         return w == null || w.subscription == null || w.refused ? null : new Mark(w, w.signals);
     }
 
@@ -76,8 +70,10 @@ final class SignalHub {
      * Registers a waiter whose latest attempt was sent after {@code mark} was taken.
      *
      * @param mark {@link #mark} taken before the waiter's latest attempt, or {@code null}
-     * @return as {@link #subscribe(String, String, Runnable)}; its {@link Membership#caughtUp()}
-     *     says whether the subscription was in effect since the mark and heard no signal
+     * @return the subscription, or {@code null} if the backend refused to subscribe (a Redis ACL
+     *     user without channel rights): the waiter backs off instead, and the key's next waiter
+     *     asks the backend again; its {@link Membership#caughtUp()} says whether the subscription
+     *     was in effect since the mark and heard no signal
      */
     Membership subscribe(String key, String owner, Runnable wake, Mark mark) {
         Waiters w;
@@ -85,14 +81,7 @@ final class SignalHub {
         boolean caughtUp;
         synchronized (this) {
             w = byKey.computeIfAbsent(key, k -> new Waiters());
-            // only where the backend queues its waiters: elsewhere a second attempt is a poll that
-            // often finds the key free between a release and the next grant, and skipping it
-            // measurably cost PostgreSQL's row mode throughput and fairness
-            caughtUp = queues
-                    && mark != null
-                    && mark.waiters() == w
-                    && mark.signals() == w.signals
-                    && w.subscription != null;
+            caughtUp = mark != null && mark.waiters() == w && mark.signals() == w.signals && w.subscription != null;
             if (w.keep != null) {
                 w.keep.cancel(); // a kept subscription: in use again
                 w.keep = null;
