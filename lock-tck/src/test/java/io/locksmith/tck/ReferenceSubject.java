@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * waiters as etcd and ZooKeeper do ({@link ReferenceQueue}).
  */
 final class ReferenceSubject implements TckSubject {
+
+    /** The origin of the server's clock, so that its milliseconds start near zero. */
+    private static final long EPOCH_NANOS = System.nanoTime();
 
     /** One way to be wrong. */
     enum Breakage {
@@ -167,12 +171,17 @@ final class ReferenceSubject implements TckSubject {
         }
     }
 
-    /** The server's clock, unless the breakage makes a client's own (skewed) wall clock count. */
+    /**
+     * The server's clock in milliseconds, unless the breakage makes a client's own (skewed) clock
+     * count. A monotonic clock, as a server's lease clock should be: the rules measure leases with
+     * {@link System#nanoTime()}, and a wall clock that a busy host steps by a few milliseconds
+     * would end a lease early by that much in the rules' eyes.
+     */
     private long now(Backend client) {
-        long wall = System.currentTimeMillis();
+        long server = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - EPOCH_NANOS);
         return breakage == Breakage.EXPIRY_BY_CLIENT_WALL_CLOCK && client != null
-                ? wall + client.clockOffsetMillis
-                : wall;
+                ? server + client.clockOffsetMillis
+                : server;
     }
 
     synchronized boolean isFree(String key) {
