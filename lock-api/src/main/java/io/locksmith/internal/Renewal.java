@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews a client's held locks: one timer task, due at the earliest renewal of any of them, renews
- * every lock that is due in one backend call. A lock whose renewal falls within half an interval of
- * the tick is renewed with it, so locks taken at different times fall into step and share the call.
+ * every lock that is due in one backend call (or in calls of the backend's {@link
+ * LockBackend#renewalBatchLimit()}, one after another). A lock whose renewal falls within half an
+ * interval of the tick is renewed with it, so locks taken at different times fall into step and
+ * share the call.
  */
 final class Renewal {
 
@@ -82,7 +84,12 @@ final class Renewal {
             // of a long batch (one request per lease, a slow server) reaches next time the ones it
             // did not reach this time, instead of cutting the same ones until they run out
             due.sort(Comparator.comparingLong(Due::left));
-            renew(due.stream().map(Due::handle).toList());
+            List<DefaultLockHandle> handles = due.stream().map(Due::handle).toList();
+            // each call's leases are credited from when that call was sent (see renewalBatchLimit)
+            int limit = Math.max(1, backend.renewalBatchLimit());
+            for (int from = 0; from < handles.size(); from += limit) {
+                renew(handles.subList(from, Math.min(handles.size(), from + limit)));
+            }
         }
     }
 

@@ -57,6 +57,11 @@ public abstract class ForwardingLockBackend implements LockBackend {
     }
 
     @Override
+    public int renewalBatchLimit() {
+        return delegate.renewalBatchLimit();
+    }
+
+    @Override
     public void abandon(AcquireRequest request) {
         delegate.abandon(request);
     }

@@ -76,6 +76,19 @@ public interface LockBackend extends AutoCloseable {
     }
 
     /**
+     * The most leases the core passes to one {@link #renew} call. The core credits each renewed
+     * lease from when the call that renewed it was sent, so a backend that renews one request per
+     * lease, whose batch of thousands can take seconds, names a limit: the core then sends the due
+     * leases in calls of at most this many, one after another, and a lease renewed late in a tick
+     * is credited from its own call, not from the start of the tick.
+     *
+     * @return {@link Integer#MAX_VALUE} by default: every due lease in one call
+     */
+    default int renewalBatchLimit() {
+        return Integer.MAX_VALUE;
+    }
+
+    /**
      * Gives up an attempt whose outcome is unknown: a {@link #tryAcquire} that timed out, failed
      * or was interrupted may still have taken the key on the server. Removes the key if the
      * request's owner holds it, in one owner-checked step; never touches another owner's key.

@@ -419,6 +419,37 @@ class CoreTest {
     }
 
     @Test
+    void aBackendsRenewalBatchLimitSplitsATickAndEachCallIsCreditedFromItsOwnSending() {
+        client.close();
+        Duration lease = Duration.ofSeconds(15);
+        client = open(LockOptions.builder().lease(lease).build());
+        backend.renewalBatchLimit = 2;
+        List<Long> sentAt = java.util.Collections.synchronizedList(new ArrayList<>());
+        backend.renewHook = leases -> {
+            sentAt.add(clock.nanoTime());
+            clock.jump(Duration.ofSeconds(1)); // one request per lease: each call takes a while
+            return java.util.Collections.nCopies(leases.size(), io.locksmith.spi.RenewOutcome.RENEWED);
+        };
+        List<DefaultLockHandle> handles = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            handles.add((DefaultLockHandle) client.lock("n" + i).acquire(Duration.ZERO));
+        }
+        pass(Duration.ofSeconds(5), Duration.ofMillis(100)); // the first tick, at 5 s
+        assertThat(List.copyOf(backend.renewBatchSizes))
+                .as("one tick, in calls of 2")
+                .containsExactly(2, 2, 2);
+        assertThat(sentAt).hasSize(3);
+        for (int i = 0; i < handles.size(); i++) {
+            assertThat(handles.get(i).deadlineNanos())
+                    .as("lock %d's lease counts from the call that renewed it, sent %d s into the tick", i, i / 2)
+                    .isEqualTo(sentAt.get(i / 2) + lease.toNanos());
+        }
+        assertThat(sentAt.get(2) - sentAt.get(0))
+                .isEqualTo(Duration.ofSeconds(2).toNanos());
+        handles.forEach(LockHandle::close);
+    }
+
+    @Test
     void renewalRenewsAThousandLocksInOneCallPerTick() {
         client.close();
         client = open(LockOptions.builder().lease(Duration.ofMillis(600)).build());

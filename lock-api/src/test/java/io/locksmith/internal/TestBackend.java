@@ -53,6 +53,8 @@ final class TestBackend implements LockBackend {
     final List<String> abandoned = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Replaces renew when set: a test shapes the outcomes (short lists, stalls, errors). */
     volatile java.util.function.Function<List<HeldLease>, List<RenewOutcome>> renewHook;
+    /** What {@link #renewalBatchLimit()} answers. */
+    volatile int renewalBatchLimit = Integer.MAX_VALUE;
     /** Runs inside tryAcquire after the key was taken, before the grant returns (a backend's own events). */
     volatile java.util.function.Consumer<AcquireRequest> afterTake;
     /** Runs inside tryAcquire after the key was found held, before the refusal returns. */
@@ -130,6 +132,11 @@ final class TestBackend implements LockBackend {
         }
         Duration left = holderLeft;
         return left == null ? Held.UNKNOWN : Held.remaining(left);
+    }
+
+    @Override
+    public int renewalBatchLimit() {
+        return renewalBatchLimit;
     }
 
     @Override

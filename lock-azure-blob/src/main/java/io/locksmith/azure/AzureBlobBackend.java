@@ -96,6 +96,12 @@ final class AzureBlobBackend implements LockBackend {
         return true;
     }
 
+    /** One request per lease: renewed in calls of {@link LeaseRenewal#BATCH_LIMIT}, each credited from its own sending. */
+    @Override
+    public int renewalBatchLimit() {
+        return LeaseRenewal.BATCH_LIMIT;
+    }
+
     /** Locks, semaphores ({@link PermitSlots}) and read-write locks ({@link ReadWriteBlobs}). */
     @Override
     public Set<Hold.Kind> holds() {

@@ -25,6 +25,14 @@ final class LeaseRenewal {
     /** Requests in flight at once; a renewal is one small round trip, so this covers many locks per tick. */
     static final int CONCURRENCY = 16;
 
+    /**
+     * The most leases in one renewal call ({@link io.locksmith.spi.LockBackend#renewalBatchLimit()}):
+     * a thousand leases take seconds on a slow or busy service, and the core credits each lease
+     * from when its call was sent, so calls of this many keep a lease renewed late in a tick from
+     * being counted as if renewed at its start. Eight rounds of {@link #CONCURRENCY} requests.
+     */
+    static final int BATCH_LIMIT = CONCURRENCY * 8;
+
     private final Function<HeldLease, BlobLeaseAsyncClient> leases;
     private final Duration timeout;
 
