@@ -200,6 +200,32 @@ class CoreTest {
     }
 
     @Test
+    void aYieldLastsLongerOnABackendWhoseAttemptsAreSlow() throws Exception {
+        client.close();
+        client = open(DEFAULT_BACKOFF);
+        // every attempt takes 40 ms, as on a contended Azure: longer than the minimum back-off
+        backend.afterTake = r -> clock.jump(Duration.ofMillis(40));
+        backend.afterRefuse = r -> clock.jump(Duration.ofMillis(40));
+        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
+        holder.close();
+        pass(Duration.ofMillis(100), Duration.ofMillis(5));
+        waiter.get(10, TimeUnit.SECONDS).close(); // a contended grant, released
+        int before = backend.acquireCalls.get();
+        CompletableFuture<LockHandle> again = client.lock("a").acquireAsync(Duration.ofSeconds(30));
+        pass(Duration.ofMillis(80), Duration.ofMillis(5));
+        assertThat(backend.acquireCalls.get())
+                .as("80 ms in, the yield (2-2.5 back-offs of 10 ms and two 40 ms attempts) still lasts")
+                .isEqualTo(before);
+        pass(Duration.ofMillis(100), Duration.ofMillis(5));
+        again.get(10, TimeUnit.SECONDS).close();
+        assertThat(backend.acquireCalls.get())
+                .as("then it tries once, and gets it")
+                .isEqualTo(before + 1);
+    }
+
+    @Test
     void aLongerWaiterPollsMoreOftenUntilItHasWaitedALease() throws Exception {
         client.close();
         client = open(DEFAULT_BACKOFF);
@@ -439,11 +465,14 @@ class CoreTest {
                 .as("one tick, in calls of 2")
                 .containsExactly(2, 2, 2);
         assertThat(sentAt).hasSize(3);
-        for (int i = 0; i < handles.size(); i++) {
-            assertThat(handles.get(i).deadlineNanos())
-                    .as("lock %d's lease counts from the call that renewed it, sent %d s into the tick", i, i / 2)
-                    .isEqualTo(sentAt.get(i / 2) + lease.toNanos());
+        List<Long> expected = new ArrayList<>();
+        for (long sent : sentAt) {
+            expected.add(sent + lease.toNanos());
+            expected.add(sent + lease.toNanos());
         }
+        assertThat(handles.stream().map(DefaultLockHandle::deadlineNanos).toList())
+                .as("each lease counts from the call that renewed it, sent 0, 1 and 2 s into the tick")
+                .containsExactlyInAnyOrderElementsOf(expected);
         assertThat(sentAt.get(2) - sentAt.get(0))
                 .isEqualTo(Duration.ofSeconds(2).toNanos());
         handles.forEach(LockHandle::close);
