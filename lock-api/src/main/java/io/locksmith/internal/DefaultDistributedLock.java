@@ -275,15 +275,15 @@ final class DefaultDistributedLock implements DistributedLock {
     }
 
     /**
-     * How long a wait yields: without release signals two to two and a half minimum back-offs,
-     * time for the longest waiter (whose back-off has shrunk toward the minimum) to poll; with
-     * them one minimum back-off, time for the signal to reach a waiter and for its attempt.
+     * How long a wait yields: without release signals time for the longest waiter (whose back-off
+     * has shrunk toward the minimum) to poll ({@link Yields#pauseNanos}); with them one minimum
+     * back-off, time for the signal to reach a waiter and for its attempt.
      */
     private long yieldPause() {
         long min = runtime.options.backoffMin().toNanos();
         return runtime.signals != null
                 ? min
-                : 2 * min + java.util.concurrent.ThreadLocalRandom.current().nextLong(min / 2 + 1);
+                : runtime.yields.pauseNanos(min, runtime.options.backoffMax().toNanos());
     }
 
     @Override
@@ -355,6 +355,7 @@ final class DefaultDistributedLock implements DistributedLock {
             }
         } finally {
             runtime.held.settle(request.owner());
+            runtime.yields.attemptTook(runtime.clock.nanoTime() - start);
         }
         if (held != null && result instanceof Held h) {
             held.accept(h);

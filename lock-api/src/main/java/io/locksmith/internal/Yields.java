@@ -2,6 +2,7 @@ package io.locksmith.internal;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The keys this client released after having had to wait for them, and when: a client that asks
@@ -24,6 +25,9 @@ final class Yields {
 
     private final Map<String, long[]> releasedAt = new ConcurrentHashMap<>(); // key -> {when, credit}
 
+    /** A moving average of how long this client's attempts take, 0 before the first. */
+    private volatile long attemptNanos;
+
     /**
      * Notes that a key this client waited for was released at {@code now}.
      *
@@ -31,6 +35,28 @@ final class Yields {
      */
     void released(String key, long now, int credit) {
         releasedAt.put(key, new long[] {now, credit});
+    }
+
+    /**
+     * Notes how long an attempt took, for {@link #pauseNanos}: an average over about the last
+     * eight (updates may race and lose one; it is an estimate).
+     */
+    void attemptTook(long nanos) {
+        long avg = attemptNanos;
+        attemptNanos = avg == 0 ? Math.max(1, nanos) : avg + (Math.max(0, nanos) - avg) / 8;
+    }
+
+    /**
+     * How long a wait yields on a backend that sends no release signals: long enough for the
+     * longest waiter, whose back-off has shrunk to the minimum, to wake and for its attempt to
+     * reach the server. Two to two and a half minimum back-offs, plus two of this client's recent
+     * attempt times: on a server whose round trip is longer than the back-off (Azure: tens of
+     * milliseconds when contended) a yield of back-offs alone ends before the waiter's attempt
+     * arrives, and the releasing client takes the lock again. At most the maximum back-off.
+     */
+    long pauseNanos(long minNanos, long maxNanos) {
+        long pause = 2 * minNanos + ThreadLocalRandom.current().nextLong(minNanos / 2 + 1) + 2 * attemptNanos;
+        return Math.max(minNanos, Math.min(maxNanos, pause));
     }
 
     /** Forgets the key's release: the next acquisition of it does not yield. */
