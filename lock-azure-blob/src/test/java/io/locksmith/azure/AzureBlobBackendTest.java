@@ -16,12 +16,15 @@ import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import io.locksmith.LockClient;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.LockHandle;
+import io.locksmith.LockListener;
 import io.locksmith.LockOptions;
 import io.locksmith.LockStatus;
 import io.locksmith.LossReason;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
@@ -199,6 +202,40 @@ class AzureBlobBackendTest {
                     .hasMessageContaining("1m");
         }
         assertThat(LeaseTerm.seconds(Duration.ofMillis(15_001))).isEqualTo(16);
+    }
+
+    @Test
+    void aTickRenewsInCallsOfAtMost128Leases() {
+        int count = 200;
+        List<LockListener.Renewal> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (LockClient locks = LockClient.open(uri("lease=15s&renew-interval=2s"))) {
+            locks.addListener(new LockListener() {
+                @Override
+                public void renewed(Renewal event) {
+                    calls.add(event);
+                }
+            });
+            List<LockHandle> held = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                held.add(locks.lock("batched-" + i).acquire(Duration.ofSeconds(10)));
+            }
+            int from = calls.size();
+            // the core's calls since every lock was taken: together they renew all of them
+            await().atMost(Duration.ofSeconds(60)).until(() -> sum(calls.subList(from, calls.size())) >= count);
+            List<LockListener.Renewal> after = List.copyOf(calls.subList(from, calls.size()));
+            assertThat(after)
+                    .as("one request per lease, so calls of at most %d leases", LeaseRenewal.BATCH_LIMIT)
+                    .allMatch(r -> r.leases() <= LeaseRenewal.BATCH_LIMIT)
+                    .allMatch(r -> r.renewed() == r.leases());
+            assertThat(held).allMatch(LockHandle::isHeld);
+            held.forEach(LockHandle::close);
+        }
+    }
+
+    private static int sum(List<LockListener.Renewal> calls) {
+        synchronized (calls) {
+            return calls.stream().mapToInt(LockListener.Renewal::leases).sum();
+        }
     }
 
     @Test
