@@ -342,7 +342,8 @@ class RedisSharedHoldsTest {
         String name = key();
         int permits = 3;
         Duration per = Duration.ofMillis(500);
-        List<Long> grants = new ArrayList<>();
+        List<Long> grants = new ArrayList<>(); // when each granted request was sent
+        List<Long> answers = new ArrayList<>(); // and when its answer came
         try (LockClient client = LockClient.open(server.uri(), LockOptions.defaults())) {
             var limiter = client.rateLimiter(name, permits, per);
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1800);
@@ -350,13 +351,16 @@ class RedisSharedHoldsTest {
                 long before = System.nanoTime();
                 if (limiter.tryAcquire()) {
                     grants.add(before);
+                    answers.add(System.nanoTime());
                 }
             }
         }
-        // a grant's permit lasts a window by the server's clock; allow this process 50 ms of skew
-        long window = per.toNanos() - TimeUnit.MILLISECONDS.toNanos(50);
+        // the server granted each between its sending and its answer, and a permit lasts a window
+        // by the server's clock, read in whole milliseconds: grant i + permits is answered at
+        // least a window after grant i was sent
+        long window = per.toNanos() - TimeUnit.MILLISECONDS.toNanos(5);
         for (int i = 0; i + permits < grants.size(); i++) {
-            assertThat(grants.get(i + permits) - grants.get(i))
+            assertThat(answers.get(i + permits) - grants.get(i))
                     .as("[redis] rate limiter: grant %d and grant %d within one window of %s", i, i + permits, per)
                     .isGreaterThanOrEqualTo(window);
         }
