@@ -164,16 +164,25 @@ class CoreTest {
         assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
     }
 
+    /**
+     * Makes a contended grant of {@code name} and releases it: one handle holds while a wait of the
+     * same client is refused, the holder lets go, and the waiter, granted within {@code handoff},
+     * releases. The client's next wait for the name then yields.
+     */
+    private void takeAfterWaitingAndRelease(String name, Duration handoff) throws Exception {
+        LockHandle holder = client.lock(name).acquire(Duration.ZERO);
+        CompletableFuture<LockHandle> waiter = client.lock(name).acquireAsync(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
+        holder.close();
+        pass(handoff, Duration.ofMillis(5));
+        waiter.get(10, TimeUnit.SECONDS).close();
+    }
+
     @Test
     void aClientThatReleasesALockItWaitedForYieldsBeforeItsNextWait() throws Exception {
         client.close();
         client = open(DEFAULT_BACKOFF);
-        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
-        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
-        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
-        holder.close();
-        pass(Duration.ofMillis(50), Duration.ofMillis(5));
-        waiter.get(10, TimeUnit.SECONDS).close(); // a contended grant, released
+        takeAfterWaitingAndRelease("a", Duration.ofMillis(50));
         int before = backend.acquireCalls.get();
         CompletableFuture<LockHandle> again = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(client::workersIdle);
@@ -206,12 +215,7 @@ class CoreTest {
         // every attempt takes 40 ms, as on a contended Azure: longer than the minimum back-off
         backend.afterTake = r -> clock.jump(Duration.ofMillis(40));
         backend.afterRefuse = r -> clock.jump(Duration.ofMillis(40));
-        LockHandle holder = client.lock("a").acquire(Duration.ZERO);
-        CompletableFuture<LockHandle> waiter = client.lock("a").acquireAsync(Duration.ofSeconds(30));
-        await().atMost(Duration.ofSeconds(10)).until(() -> backend.acquireCalls.get() >= 2 && client.workersIdle());
-        holder.close();
-        pass(Duration.ofMillis(100), Duration.ofMillis(5));
-        waiter.get(10, TimeUnit.SECONDS).close(); // a contended grant, released
+        takeAfterWaitingAndRelease("a", Duration.ofMillis(100));
         int before = backend.acquireCalls.get();
         CompletableFuture<LockHandle> again = client.lock("a").acquireAsync(Duration.ofSeconds(30));
         pass(Duration.ofMillis(80), Duration.ofMillis(5));
