@@ -1,5 +1,6 @@
 package io.locksmith.redis;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Locks in Redis: each primitive is one script call, so ownership checks and changes are atomic
@@ -146,12 +148,14 @@ final class RedisBackend implements LockBackend {
         Long released = callRepeatable(
                 lease.name(),
                 "release",
-                () -> RedisScript.RELEASE.run(
-                        link.scripts(),
-                        ScriptOutputType.INTEGER,
-                        queueKeys(key),
-                        RedisKeys.value(lease.token(), lease.owner()),
-                        RedisKeys.channel(key),
+                () -> whileSlotMoves(
+                        keys -> RedisScript.RELEASE.<Long>run(
+                                link.scripts(),
+                                ScriptOutputType.INTEGER,
+                                keys,
+                                RedisKeys.value(lease.token(), lease.owner()),
+                                RedisKeys.channel(key),
+                                key),
                         key));
         return released == 1L;
     }
@@ -171,18 +175,34 @@ final class RedisBackend implements LockBackend {
         callRepeatable(
                 request.name(),
                 "abandon",
-                () -> RedisScript.ABANDON.run(
-                        link.scripts(),
-                        ScriptOutputType.INTEGER,
-                        queueKeys(key),
-                        request.owner(),
-                        RedisKeys.channel(key),
+                () -> whileSlotMoves(
+                        keys -> RedisScript.ABANDON.<Long>run(
+                                link.scripts(),
+                                ScriptOutputType.INTEGER,
+                                keys,
+                                request.owner(),
+                                RedisKeys.channel(key),
+                                key),
                         key));
     }
 
-    /** The keys release.lua and abandon.lua take: the lock and its queue's three keys. */
-    private static String[] queueKeys(String key) {
-        return new String[] {RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)};
+    /**
+     * Runs release.lua or abandon.lua with the lock and its queue's three keys; if a Cluster
+     * refuses that with {@code TRYAGAIN} (the slot migrates and the keys are not all on one node:
+     * nobody waits, so the queue's keys are absent while the lock key is present), once more with
+     * the lock key alone, which a migrating slot's owner or its importing node always serves.
+     */
+    private Long whileSlotMoves(Function<String[], Long> script, String key) {
+        try {
+            return script.apply(new String[] {
+                RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)
+            });
+        } catch (RedisCommandExecutionException e) {
+            if (!link.cluster() || !RedisLink.slotMoving(e)) {
+                throw e;
+            }
+            return script.apply(new String[] {RedisKeys.lock(key)});
+        }
     }
 
     @Override

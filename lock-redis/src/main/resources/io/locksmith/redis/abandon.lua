@@ -13,6 +13,8 @@
 -- Returns 1 if the key held this owner and is now free, 0 if it held another owner or nothing.
 -- Never touches another owner's lock or place. The message is the next live waiter's owner, or
 -- empty when nobody waits, on the next waiter's wake channel or the lock's, as in release.lua; the wake-up is best effort (redis.pcall).
+-- Called with KEYS[1] alone while the slot migrates, as release.lua may be: the owner's place then
+-- stays in the queue until its presence ends.
 local owner = ARGV[1]
 local channel = ARGV[2]
 local freed = 0
@@ -24,15 +26,15 @@ if value then
     freed = 1
   end
 end
-local wasHead = redis.call('zrange', KEYS[2], 0, 0)[1] == owner
-if wasHead or redis.call('zscore', KEYS[2], owner) then
+local wasHead = KEYS[2] and redis.call('zrange', KEYS[2], 0, 0)[1] == owner
+if KEYS[2] and (wasHead or redis.call('zscore', KEYS[2], owner)) then
   redis.call('zrem', KEYS[2], owner)
   redis.call('zrem', KEYS[3], owner)
   redis.call('hdel', KEYS[4], owner)
 end
 if freed == 1 or (wasHead and not value) then
   local next = ''
-  if redis.call('exists', KEYS[2]) == 1 then
+  if KEYS[2] and redis.call('exists', KEYS[2]) == 1 then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     for _, o in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do

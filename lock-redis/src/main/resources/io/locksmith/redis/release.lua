@@ -10,6 +10,11 @@
 --
 -- Returns 1 if the lock was the caller's and is now free, 0 if it was not the caller's.
 --
+-- Called with KEYS[1] alone while the lock's slot migrates and its queue's keys are not all where
+-- the lock key is (Redis refused the call with all four with TRYAGAIN: nobody waits, or a queue
+-- whose waiters stopped asking expired). The release then frees the lock without reading the
+-- queue and wakes every waiter on the lock's channel; the queue still gives the key to its head.
+--
 -- The first live waiter (dead ones are pruned, as in acquire.lua) is woken on its client's wake
 -- channel, if acquire.lua recorded one, with "LENGTH:OWNERKEY" (LENGTH is the owner's length in
 -- bytes): only that client hears it. Otherwise the lock's channel carries the waiter's owner, or
@@ -24,7 +29,7 @@ if redis.call('get', KEYS[1]) ~= expected then
 end
 redis.call('del', KEYS[1])
 local next = ''
-if redis.call('exists', KEYS[2]) == 1 then
+if KEYS[2] and redis.call('exists', KEYS[2]) == 1 then
   local t = redis.call('time')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   for _, o in ipairs(redis.call('zrangebyscore', KEYS[3], '-inf', now)) do

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -57,7 +58,12 @@ class RedisClusterFaultTest {
                 LockClient waiter = LockClient.open(cluster.uri() + "?timeout=2s");
                 LockClient third = LockClient.open(cluster.uri() + "?timeout=2s")) {
             LockHandle held = holder.lock(name).acquire(Duration.ofSeconds(10));
-            LockHandle neighbour = holder.lock(sameSlotAs(name)).acquire(Duration.ofSeconds(10)); // held throughout
+            LockHandle neighbour = holder.lock(sameSlotAs(name, 0)).acquire(Duration.ofSeconds(10)); // held throughout
+            // nobody waits for these two, so their queues' keys are absent: a release's script must not need them
+            String aloneName = sameSlotAs(name, 1);
+            String lastName = sameSlotAs(name, 2);
+            LockHandle alone = holder.lock(aloneName).acquire(Duration.ofSeconds(10));
+            LockHandle last = holder.lock(lastName).acquire(Duration.ofSeconds(10));
             long token = held.fencingToken();
             CompletableFuture<LockHandle> waiting = waiter.lock(name).acquireAsync(BOUND.multipliedBy(2));
             cluster.migrateSlot(RedisKeys.lock(name), to, step -> {
@@ -69,12 +75,24 @@ class RedisClusterFaultTest {
                 assertThat(waiting)
                         .as("[redis] cluster, slot %s: the waiter is not granted a held lock", step)
                         .isNotDone();
+                if (!moved) {
+                    alone.close(); // every key is still on the owner, but the queue's are missing
+                    assertThat(existsWhileMigrating(from, to, RedisKeys.lock(aloneName)))
+                            .as("[redis] cluster, slot marked: the release of a lock nobody waits for removed its key")
+                            .isFalse();
+                }
                 if (moved) {
+                    last.close();
                     held.close(); // its release is asked for on the target
                     try (StatefulRedisConnection<String, String> c = connect(to)) {
                         c.sync().asking();
                         assertThat(c.sync().exists(RedisKeys.lock(name)))
                                 .as("[redis] cluster, ASK window: the release removed the lock key on the target")
+                                .isZero();
+                        c.sync().asking();
+                        assertThat(c.sync().exists(RedisKeys.lock(lastName)))
+                                .as(
+                                        "[redis] cluster, ASK window: the release of a lock nobody waits for removed its key")
                                 .isZero();
                     }
                     // the free lock's key is missing where its counter is: Redis refuses the script until the slot is
@@ -87,7 +105,7 @@ class RedisClusterFaultTest {
                 }
             });
             // the holder's client still sends the slot's calls to the old owner, which answers MOVED
-            awaitRenewal(to, RedisKeys.lock(sameSlotAs(name)), false, "[redis] cluster, slot migrated");
+            awaitRenewal(to, RedisKeys.lock(sameSlotAs(name, 0)), false, "[redis] cluster, slot migrated");
             assertThat(neighbour.isHeld())
                     .as("[redis] cluster, slot migrated: a lock held throughout is still held")
                     .isTrue();
@@ -174,6 +192,19 @@ class RedisClusterFaultTest {
         }
     }
 
+    /** Whether a key of a migrating slot is on its owner, or else (the owner answers ASK) on the target. */
+    private static boolean existsWhileMigrating(TestServer from, TestServer to, String key) {
+        try (StatefulRedisConnection<String, String> c = connect(from)) {
+            return c.sync().exists(key) == 1;
+        } catch (RedisCommandExecutionException e) {
+            assertThat(e).hasMessageStartingWith("ASK");
+        }
+        try (StatefulRedisConnection<String, String> c = connect(to)) {
+            c.sync().asking();
+            return c.sync().exists(key) == 1;
+        }
+    }
+
     /** Waits until the key's expiry on the node moves back up: only a renewal does that. */
     private static void awaitRenewal(TestServer node, String key, boolean asking, String what) {
         try (StatefulRedisConnection<String, String> c = connect(node)) {
@@ -192,11 +223,12 @@ class RedisClusterFaultTest {
         return commands.pttl(key);
     }
 
-    /** Another lock name whose keys live in the same slot. */
-    private static String sameSlotAs(String name) {
+    /** The {@code n}th other lock name (from 0) whose keys live in the same slot. */
+    private static String sameSlotAs(String name, int n) {
         int slot = SlotHash.getSlot(RedisKeys.lock(name));
+        int found = 0;
         for (int i = 0; ; i++) {
-            if (SlotHash.getSlot(RedisKeys.lock(name + "-neighbour-" + i)) == slot) {
+            if (SlotHash.getSlot(RedisKeys.lock(name + "-neighbour-" + i)) == slot && found++ == n) {
                 return name + "-neighbour-" + i;
             }
         }
