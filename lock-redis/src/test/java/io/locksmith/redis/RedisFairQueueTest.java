@@ -37,6 +37,9 @@ class RedisFairQueueTest {
 
     private static final Duration PRESENCE = RedisSettings.DEFAULTS.presence();
 
+    /** Of 29 turns, how many may go back to the releaser (see the test). */
+    private static final int MAX_TURNS_NOT_TAKEN = 2;
+
     private static TestServer server;
     private static RedisClient admin;
     private static StatefulRedisConnection<String, String> adminConnection;
@@ -103,7 +106,12 @@ class RedisFairQueueTest {
             }
             assertThat(failures).as("[redis] fair queue: no wait failed").hasValue(0);
             assertThat(grants).hasSize(clients * rounds);
+            // A grant that goes back to the client that released the one before, while another client still had
+            // rounds to go, is a turn not taken. The queue makes that rare; it is not impossible on a busy host, where
+            // a client's thread may be descheduled between its release and its next attempt, so that the releaser
+            // finds nobody queued. Without the queue a client that asks again at once takes most turns.
             int[] granted = new int[clients];
+            List<Integer> notTaken = new ArrayList<>();
             for (int i = 1; i < grants.size(); i++) {
                 granted[grants.get(i - 1)]++;
                 int releaser = grants.get(i - 1);
@@ -112,13 +120,16 @@ class RedisFairQueueTest {
                 if (!othersLeft) {
                     break; // the others are done (a client slowed down on a busy host finishes alone)
                 }
-                assertThat(grants.get(i))
-                        .as(
-                                "[redis] fair queue: grant %d of %s goes to a client that waited, not to the one"
-                                        + " that released grant %d and asked again at once",
-                                i, grants, i - 1)
-                        .isNotEqualTo(grants.get(i - 1));
+                if (grants.get(i) == releaser) {
+                    notTaken.add(i);
+                }
             }
+            assertThat(notTaken)
+                    .as(
+                            "[redis] fair queue: grants of %s that went to the client that released the grant before"
+                                    + " and asked again at once, not to a client that waited",
+                            grants)
+                    .hasSizeLessThanOrEqualTo(MAX_TURNS_NOT_TAKEN);
         } finally {
             opened.forEach(LockClient::close);
         }
