@@ -24,6 +24,7 @@ import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -207,7 +208,7 @@ class AzureBlobBackendTest {
     @Test
     void aTickRenewsInCallsOfAtMost128Leases() {
         int count = 200;
-        List<LockListener.Renewal> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<LockListener.Renewal> calls = Collections.synchronizedList(new ArrayList<>());
         try (LockClient locks = LockClient.open(uri("lease=15s&renew-interval=2s"))) {
             locks.addListener(new LockListener() {
                 @Override

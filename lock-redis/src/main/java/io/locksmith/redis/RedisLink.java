@@ -170,13 +170,13 @@ final class RedisLink implements AutoCloseable {
      * it can be repeated once {@link #refreshNow} has found where the slot lives now. A timed-out call
      * may have run, and its server may be only slow.
      */
+    static boolean refused(RedisException e) {
+        return !(e instanceof RedisCommandExecutionException) && !(e instanceof RedisCommandTimeoutException);
+    }
+
     /** @return whether a Cluster refused a multi-key call because its slot migrates and the keys are split */
     static boolean slotMoving(RedisCommandExecutionException e) {
         return e.getMessage() != null && e.getMessage().startsWith("TRYAGAIN");
-    }
-
-    static boolean refused(RedisException e) {
-        return !(e instanceof RedisCommandExecutionException) && !(e instanceof RedisCommandTimeoutException);
     }
 
     RedisScriptingCommands<String, String> scripts() {
