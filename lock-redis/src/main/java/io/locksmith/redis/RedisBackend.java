@@ -17,12 +17,14 @@ import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.Redaction;
 import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.spi.Ticker;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,6 +40,14 @@ import java.util.function.Function;
  * free key goes only to the first live waiter, and a release names that waiter on its client's
  * wake channel (or, for a waiter that recorded none, on the key's channel), which
  * {@link RedisSignals} reports as {@link BackendEvents#released(String, String)}.
+ *
+ * <p>A release grants the key to the first waiter itself when that waiter's client listens on a
+ * wake channel: the key holds the waiter's grant for a short handoff lease (at most the
+ * presence), and the message tells the client the token. The waiter's next attempt is then that
+ * grant, without a round trip, dated from the waiter's last refused attempt (sent before the
+ * release ran) and shortened by what its lease lacks of the handoff lease, so that the core
+ * renews it at once. A message read after an attempt that was refused under that token or a later
+ * one is stale (the grant ran out meanwhile) and is dropped.
  */
 final class RedisBackend implements LockBackend {
 
@@ -49,18 +59,24 @@ final class RedisBackend implements LockBackend {
     private final String presenceMillis;
     private final RedisRenewal renewal;
     private final RedisSharedHolds shared;
+    private final Ticker ticker;
+    private final long presenceNanos;
+    private final ConcurrentHashMap<String, Waiter> waiters = new ConcurrentHashMap<>(); // by owner
 
     /**
      * @param link the connections
      * @param description the server, credentials masked, for messages
      * @param settings the replicas to wait for
      * @param events where release signals go
+     * @param ticker the client's clock, for the time a release's grant is dated from
      */
-    RedisBackend(RedisLink link, String description, RedisSettings settings, BackendEvents events) {
+    RedisBackend(RedisLink link, String description, RedisSettings settings, BackendEvents events, Ticker ticker) {
         this.link = link;
         this.renewal = new RedisRenewal(link, description);
         this.shared = new RedisSharedHolds(link, description);
-        this.signals = new RedisSignals(link::openPubSub, description, link.timeout(), events);
+        this.ticker = ticker;
+        this.presenceNanos = settings.presence().toNanos();
+        this.signals = new RedisSignals(link::openPubSub, description, link.timeout(), events, this::granted);
         this.description = description;
         this.replicas = settings.replicas();
         this.replicaTimeoutMillis = settings.replicaTimeout().toMillis();
@@ -93,12 +109,21 @@ final class RedisBackend implements LockBackend {
             return result;
         }
         String key = request.key();
-        Long answer = call(
+        Waiter waiter = request.waits() ? waiters.get(request.owner()) : null;
+        if (waiter != null) {
+            Grant handed = waiter.take(request);
+            if (handed != null) {
+                waiters.remove(request.owner(), waiter);
+                return handed;
+            }
+        }
+        long sent = ticker.nanoTime();
+        List<Long> answer = call(
                 request.name(),
                 "acquire",
                 () -> RedisScript.ACQUIRE.run(
                         link.scripts(),
-                        ScriptOutputType.INTEGER,
+                        ScriptOutputType.MULTI,
                         new String[] {
                             RedisKeys.lock(key),
                             RedisKeys.fence(key),
@@ -112,14 +137,75 @@ final class RedisBackend implements LockBackend {
                         presenceMillis,
                         RedisKeys.channel(key),
                         request.waits() ? signals.wakeChannel() : "",
-                        key));
-        if (answer < 0) {
-            return Held.remaining(Duration.ofMillis(-1 - answer));
+                        key,
+                        replicas > 0 ? "0" : Long.toString(handoffNanos(request) / 1_000_000)));
+        long first = answer.get(0);
+        if (first < 0) {
+            if (request.waits()) {
+                waiters.computeIfAbsent(request.owner(), o -> new Waiter(key)).refused(sent, answer.get(1));
+            }
+            return Held.remaining(Duration.ofMillis(-1 - first));
+        }
+        if (waiter != null || request.waits()) {
+            waiters.remove(request.owner());
         }
         if (replicas > 0) {
-            awaitReplicas(request, answer);
+            awaitReplicas(request, first);
         }
-        return Grant.of(answer);
+        return Grant.of(first);
+    }
+
+    /** How long a key a release grants this waiter lasts before its client renews it. */
+    private long handoffNanos(AcquireRequest request) {
+        return Math.min(request.lease().toNanos(), presenceNanos);
+    }
+
+    /**
+     * A release granted a waiter of this client the key (its wake channel said so); the waiter's
+     * next attempt takes the grant.
+     */
+    void granted(String key, String owner, long token) {
+        Waiter waiter = waiters.get(owner);
+        if (waiter != null && waiter.key.equals(key)) {
+            waiter.offered(token);
+        }
+    }
+
+    /**
+     * A waiting acquisition of this client: when its latest refused attempt was sent, the newest
+     * token it was refused under, and a grant a release made it, if one was heard of.
+     */
+    private final class Waiter {
+        final String key;
+        private long refusedSentNanos; // guarded by this
+        private long newestRefusedToken; // guarded by this
+        private long offered; // guarded by this; 0 if none
+
+        Waiter(String key) {
+            this.key = key;
+        }
+
+        synchronized void refused(long sentNanos, long fence) {
+            refusedSentNanos = sentNanos;
+            newestRefusedToken = Math.max(newestRefusedToken, fence);
+        }
+
+        synchronized void offered(long token) {
+            offered = Math.max(offered, token);
+        }
+
+        /**
+         * @return the grant a release made, dated from the latest refused attempt's sending (which
+         *     the server ran before the release, as it refused it under an older token) and less
+         *     what its lease lacks of the handoff lease; or {@code null} if none, or a stale one
+         */
+        synchronized Grant take(AcquireRequest request) {
+            if (offered <= newestRefusedToken) {
+                return null; // none, or one that ran out before an attempt the waiter was refused
+            }
+            long shortBy = request.lease().toNanos() - handoffNanos(request);
+            return Grant.of(offered).confirmedAt(refusedSentNanos - shortBy);
+        }
     }
 
     private void awaitReplicas(AcquireRequest request, long token) {
@@ -171,6 +257,7 @@ final class RedisBackend implements LockBackend {
             shared.abandon(request);
             return;
         }
+        waiters.remove(request.owner());
         String key = request.key();
         callRepeatable(
                 request.name(),
@@ -187,7 +274,7 @@ final class RedisBackend implements LockBackend {
     }
 
     /**
-     * Runs release.lua or abandon.lua with the lock and its queue's three keys; if a Cluster
+     * Runs release.lua or abandon.lua with the lock, its queue's three keys and its fence counter; if a Cluster
      * refuses that with {@code TRYAGAIN} (the slot migrates and the keys are not all on one node:
      * nobody waits, so the queue's keys are absent while the lock key is present), once more with
      * the lock key alone, which a migrating slot's owner or its importing node always serves.
@@ -195,7 +282,11 @@ final class RedisBackend implements LockBackend {
     private Long whileSlotMoves(Function<String[], Long> script, String key) {
         try {
             return script.apply(new String[] {
-                RedisKeys.lock(key), RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)
+                RedisKeys.lock(key),
+                RedisKeys.queue(key),
+                RedisKeys.presence(key),
+                RedisKeys.wake(key),
+                RedisKeys.fence(key)
             });
         } catch (RedisCommandExecutionException e) {
             if (!link.cluster() || !RedisLink.slotMoving(e)) {

@@ -10,7 +10,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.locksmith.LockBackendException;
 import io.locksmith.LockConfigurationException;
 import io.locksmith.spi.BackendContext;
-import io.locksmith.spi.BackendEvents;
 import io.locksmith.spi.LockBackend;
 import io.locksmith.spi.LockProvider;
 import io.locksmith.spi.Redaction;
@@ -64,13 +63,11 @@ public final class RedisLockProvider implements LockProvider {
                     .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .build());
-            return connect(
-                    () -> RedisLink.cluster(client, true), client::shutdown, description, settings, context.events());
+            return connect(() -> RedisLink.cluster(client, true), client::shutdown, description, settings, context);
         }
         RedisClient client = RedisClient.create(RedisUris.standalone(context, settings));
         client.setOptions(options(settings));
-        return connect(
-                () -> RedisLink.standalone(client, true), client::shutdown, description, settings, context.events());
+        return connect(() -> RedisLink.standalone(client, true), client::shutdown, description, settings, context);
     }
 
     static ClientOptions options(RedisSettings settings) {
@@ -94,9 +91,9 @@ public final class RedisLockProvider implements LockProvider {
 
     /** Connects, turning Lettuce's failures into errors that name the server and never the password. */
     static RedisBackend connect(
-            Connect connect, Runnable shutdown, String description, RedisSettings settings, BackendEvents events) {
+            Connect connect, Runnable shutdown, String description, RedisSettings settings, BackendContext context) {
         try {
-            return new RedisBackend(connect.open(), description, settings, events);
+            return new RedisBackend(connect.open(), description, settings, context.events(), context.ticker());
         } catch (RedisConnectionException e) {
             shutdown.run();
             String cause = Redaction.redact(rootMessage(e));

@@ -33,7 +33,7 @@ public final class RedisLocks {
                         () -> {},
                         "redis (existing client)",
                         RedisSettings.DEFAULTS.with(context.lockOptions()),
-                        context.events()),
+                        context),
                 options);
     }
 
@@ -51,7 +51,7 @@ public final class RedisLocks {
                         () -> {},
                         "redis-cluster (existing client)",
                         RedisSettings.DEFAULTS.with(context.lockOptions()),
-                        context.events()),
+                        context),
                 options);
     }
 }

@@ -57,6 +57,7 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
     private final String description;
     private final Duration timeout;
     private final BackendEvents events;
+    private final Granted granted;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final Object opening = new Object(); // held while the connection opens; never by close paths
     private volatile StatefulRedisPubSubConnection<String, String> connection;
@@ -70,11 +71,18 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
             Supplier<StatefulRedisPubSubConnection<String, String>> connect,
             String description,
             Duration timeout,
-            BackendEvents events) {
+            BackendEvents events,
+            Granted granted) {
         this.connect = connect;
         this.description = description;
         this.timeout = timeout;
         this.events = events;
+        this.granted = granted;
+    }
+
+    /** Where a grant that a release made one of this client's waiters goes, before its wake-up. */
+    interface Granted {
+        void granted(String key, String owner, long token);
     }
 
     @Override
@@ -173,15 +181,28 @@ final class RedisSignals implements ReleaseSignals, AutoCloseable {
         released(name, "");
     }
 
-    /** A wake-up on this client's wake channel: {@code "LENGTH:OWNERKEY"}, LENGTH in UTF-8 bytes. */
+    /**
+     * A wake-up on this client's wake channel: {@code "LENGTH:OWNERKEY"}, LENGTH in UTF-8 bytes, or
+     * {@code "=TOKEN:LENGTH:OWNERKEY"} when the release granted the owner the key under TOKEN.
+     */
     private void woken(String message) {
-        int colon = message.indexOf(':');
         try {
-            int length = Integer.parseInt(message, 0, colon, 10);
+            long token = 0;
+            int from = 0;
+            if (message.startsWith("=")) {
+                from = message.indexOf(':');
+                token = Long.parseLong(message, 1, from, 10);
+                from++;
+            }
+            int colon = message.indexOf(':', from);
+            int length = Integer.parseInt(message, from, colon, 10);
             byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
-            int start = colon + 1; // the length and its colon are ASCII: one byte per character
+            int start = colon + 1; // everything before the owner is ASCII: one byte per character
             String owner = new String(bytes, start, length, StandardCharsets.UTF_8);
             String key = new String(bytes, start + length, bytes.length - start - length, StandardCharsets.UTF_8);
+            if (token > 0) {
+                granted.granted(key, owner, token);
+            }
             events.released(key, owner);
         } catch (RuntimeException e) {
             // not a wake-up this version writes: the waiter's fallback poll still comes

@@ -45,6 +45,7 @@ if freed == 1 or (wasHead and not value) then
     next = redis.call('zrange', KEYS[2], 0, 0)[1] or ''
   end
   local to = next ~= '' and redis.call('hget', KEYS[4], next)
+  to = to and string.match(to, '^[^|]*') -- "CHANNEL|HANDOFF": only woken here, not granted
   if to and to ~= '' then
     redis.pcall('publish', to, #next .. ':' .. next .. ARGV[3])
   else

@@ -14,11 +14,15 @@
 -- ARGV[5]  channel           locksmith:{TAG}:KEY:released, where waiters listen
 -- ARGV[6]  wake channel      the caller's client's own channel for wake-ups, or empty if it has none
 -- ARGV[7]  key               the lock's key, as a wake-up names it
+-- ARGV[8]  handoff           milliseconds a key that a release grants this waiter lasts until its
+--                            client renews it (at most the presence), or "0" if a release must
+--                            not grant it (the client waits for replicas after each grant)
 --
--- Returns the fencing token (> 0) when granted; when refused, -1 minus a time in milliseconds
--- (<= -1): the holder's remaining lease, or, if the key is free but owed to an earlier waiter,
+-- Returns {TOKEN} (TOKEN > 0) when granted; when refused, {-1 minus a time in milliseconds, FENCE}:
+-- the time is the holder's remaining lease, or, if the key is free but owed to an earlier waiter,
 -- the time until that waiter's presence ends, at most 1000, so that the caller asks again around
--- when a dead waiter would be passed.
+-- when a dead waiter would be passed; FENCE is the last token the key gave (0 if none), so that a
+-- client can tell a release's grant it hears of later from one it was refused after.
 --
 -- All five keys share one Cluster slot (the {TAG} hash tag). The queue, the presence and the wake
 -- channels hold the same owners, so they exist together (during a slot migration a script whose
@@ -27,7 +31,8 @@
 -- chosen. A grant removes its owner from all three, and all three expire when the last presence
 -- ends, so a queue of dead waiters leaves nothing behind. A waiter whose client listens on a wake
 -- channel of its own is woken there (see release.lua), so that a release wakes one client, not
--- every client waiting for the key.
+-- every client waiting for the key. The wake hash holds "CHANNEL|HANDOFF" for such a waiter: a
+-- release then grants it the key itself, for HANDOFF ms, and tells its client the token.
 --
 -- If the key already holds this owner, an earlier attempt of the same wait ran although its reply
 -- was lost (it timed out on the client): that is the caller's grant, under the token it was
@@ -40,11 +45,12 @@ local presence = tonumber(ARGV[4])
 local channel = ARGV[5]
 local wakeChannel = ARGV[6]
 local key = ARGV[7]
+local handoff = ARGV[8]
 
 local function grant()
   local token = redis.call('incr', KEYS[2])
   redis.call('set', KEYS[1], token .. ':' .. owner, 'px', lease)
-  return token
+  return {token}
 end
 
 local value = redis.call('get', KEYS[1])
@@ -52,7 +58,7 @@ if value then
   local colon = string.find(value, ':', 1, true)
   if colon and string.sub(value, colon + 1) == owner then
     redis.call('pexpire', KEYS[1], lease)
-    return tonumber(string.sub(value, 1, colon - 1))
+    return {tonumber(string.sub(value, 1, colon - 1))}
   end
 end
 if not value and redis.call('exists', KEYS[3]) == 0 then
@@ -63,7 +69,7 @@ local function held()
   if ttl < 0 then
     ttl = 0
   end
-  return -1 - ttl
+  return {-1 - ttl, tonumber(redis.call('get', KEYS[2]) or '0')}
 end
 if value and not waits then
   return held()
@@ -93,6 +99,7 @@ if not value then
   if #dead > 0 then
     -- a dead waiter was passed: wake the one the key is owed to now
     local to = redis.call('hget', KEYS[5], head)
+    to = to and string.match(to, '^[^|]*')
     if to and to ~= '' then
       redis.pcall('publish', to, #head .. ':' .. head .. key)
     else
@@ -104,7 +111,11 @@ end
 if waits then
   redis.call('zadd', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), owner)
   redis.call('zadd', KEYS[4], now + presence, owner)
-  redis.call('hset', KEYS[5], owner, wakeChannel) -- even empty: the hash exists while the queue does
+  local wake = wakeChannel
+  if wake ~= '' and handoff ~= '0' then
+    wake = wake .. '|' .. handoff
+  end
+  redis.call('hset', KEYS[5], owner, wake) -- even empty: the hash exists while the queue does
   local last = redis.call('zrange', KEYS[4], -1, -1, 'withscores')
   redis.call('pexpireat', KEYS[3], last[2])
   redis.call('pexpireat', KEYS[4], last[2])
@@ -115,4 +126,4 @@ if value then
   return held()
 end
 local ends = tonumber(redis.call('zscore', KEYS[4], head))
-return -1 - math.min(1000, math.max(0, ends - now))
+return {-1 - math.min(1000, math.max(0, ends - now)), tonumber(redis.call('get', KEYS[2]) or '0')}

@@ -12,6 +12,7 @@ import io.locksmith.LockHandle;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.Grant;
 import io.locksmith.spi.Held;
+import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
@@ -179,6 +180,90 @@ class RedisFairQueueTest {
                             .exists(RedisKeys.queue(key), RedisKeys.presence(key), RedisKeys.wake(key)))
                     .as("[redis] fair queue: an abandoned wait leaves the queue")
                     .isZero();
+        }
+    }
+
+    @Test
+    void aReleaseGrantsTheKeyToTheFirstWaiterItselfWithALeaseNoLongerThanThePresence() throws Exception {
+        String key = "fair-handoff";
+        try (RedisTestBackends.Opened holding = RedisTestBackends.open(server.uri(), Map.of());
+                RedisTestBackends.Opened waiting = RedisTestBackends.open(server.uri(), Map.of());
+                ReleaseSignals.Subscription heard =
+                        waiting.backend().releaseSignals().orElseThrow().subscribe(key)) {
+            RedisBackend holder = holding.backend();
+            RedisBackend waiter = waiting.backend();
+            AcquireRequest held = RedisTestBackends.request(key, "holder");
+            long token = RedisTestBackends.grant(holder, held);
+            AcquireRequest wait = RedisTestBackends.request(key, "waiter").waiting();
+            assertThat(waiter.tryAcquire(wait)).isInstanceOf(Held.class);
+
+            assertThat(holder.release(RedisTestBackends.lease(held, token))).isTrue();
+            assertThat(adminConnection.sync().get(RedisKeys.lock(key)))
+                    .as("[redis] fair queue: the release itself gives the key to the first waiter, whose client"
+                            + " then holds it without another round trip")
+                    .isEqualTo((token + 1) + ":waiter");
+            assertThat(adminConnection.sync().pttl(RedisKeys.lock(key)))
+                    .as(
+                            "[redis] fair queue: a key granted to a waiter that may have died meanwhile is held no"
+                                    + " longer than the waiter's presence (%s) until its client renews it",
+                            PRESENCE)
+                    .isBetween(1L, PRESENCE.toMillis());
+            assertThat(adminConnection.sync().zrange(RedisKeys.queue(key), 0, -1))
+                    .as("[redis] fair queue: the grant takes the waiter out of the queue")
+                    .isEmpty();
+            assertThat(waiter.tryAcquire(wait))
+                    .as("[redis] fair queue: the waiter's next attempt is that grant")
+                    .isInstanceOfSatisfying(
+                            Grant.class, g -> assertThat(g.token()).isEqualTo(token + 1));
+            assertThat(waiter.release(RedisTestBackends.lease(wait, token + 1))).isTrue();
+        }
+    }
+
+    @Test
+    void aWaiterHandedTheKeyByAReleaseHoldsItForItsWholeLease() throws Exception {
+        String name = "fair-handoff-renewed";
+        try (LockClient holderClient = LockClient.open(server.uri() + "?lease=30s");
+                LockClient waiterClient = LockClient.open(server.uri() + "?lease=30s")) {
+            LockHandle held = holderClient.lock(name).acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting = waiterClient.lock(name).acquireAsync(Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().zcard(RedisKeys.queue(name)) == 1);
+            await("[redis] fair queue: the waiter's client listens on its wake channel")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> adminConnection.sync().hvals(RedisKeys.wake(name)).stream()
+                            .anyMatch(v -> v.contains("|")));
+            held.close();
+            try (LockHandle next = waiting.get(30, TimeUnit.SECONDS)) {
+                assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+                await("[redis] fair queue: the client of a waiter handed the key renews the handoff lease to the"
+                                + " whole lease at once")
+                        .atMost(PRESENCE.dividedBy(2))
+                        .until(() -> adminConnection.sync().pttl(RedisKeys.lock(name)) > PRESENCE.toMillis());
+                assertThat(next.isHeld()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aGrantMessageForATokenTheWaiterAlreadySawHeldIsNotTaken() {
+        String key = "fair-stale-grant";
+        try (RedisTestBackends.Opened holding = RedisTestBackends.open(server.uri(), Map.of());
+                RedisTestBackends.Opened waiting = RedisTestBackends.open(server.uri(), Map.of())) {
+            RedisBackend holder = holding.backend();
+            RedisBackend waiter = waiting.backend();
+            AcquireRequest held = RedisTestBackends.request(key, "holder");
+            long token = RedisTestBackends.grant(holder, held);
+            AcquireRequest wait = RedisTestBackends.request(key, "waiter").waiting();
+            assertThat(waiter.tryAcquire(wait)).isInstanceOf(Held.class);
+            // A grant's message read late (the waiter's client paused past the grant's lease, and the waiter asked
+            // again meanwhile and was refused) names a token no greater than one the waiter was refused under.
+            waiter.granted(key, "waiter", token);
+            assertThat(waiter.tryAcquire(wait))
+                    .as("[redis] fair queue: a grant for a token no newer than the holder's the waiter was refused"
+                            + " under is stale and not handed out")
+                    .isInstanceOf(Held.class);
+            waiter.abandon(wait);
+            assertThat(holder.release(RedisTestBackends.lease(held, token))).isTrue();
         }
     }
 

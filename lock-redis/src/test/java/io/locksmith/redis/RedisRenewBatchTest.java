@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.SlotHash;
 import io.locksmith.LockBackendException;
 import io.locksmith.spi.AcquireRequest;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.spi.Ticker;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.util.List;
@@ -37,7 +38,11 @@ class RedisRenewBatchTest {
         StatefulRedisConnection<String, String> c = client.connect();
         RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), client::connectPubSub, () -> {}, true);
         backend = new RedisBackend(
-                bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED);
+                bySlot,
+                "redis (renewal batched by slot)",
+                RedisSettings.DEFAULTS,
+                RedisTestBackends.IGNORED,
+                Ticker.SYSTEM);
     }
 
     @AfterEach

@@ -20,6 +20,7 @@ import io.locksmith.spi.HeldLease;
 import io.locksmith.spi.Hold;
 import io.locksmith.spi.LockInspector;
 import io.locksmith.spi.RenewOutcome;
+import io.locksmith.spi.Ticker;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
 import java.time.Duration;
@@ -390,7 +391,11 @@ class RedisSharedHoldsTest {
         StatefulRedisConnection<String, String> c = admin.connect();
         RedisLink bySlot = new RedisLink(c, c.sync(), c.async(), c.sync(), admin::connectPubSub, () -> {}, true);
         try (RedisBackend clustered = new RedisBackend(
-                bySlot, "redis (renewal batched by slot)", RedisSettings.DEFAULTS, RedisTestBackends.IGNORED)) {
+                bySlot,
+                "redis (renewal batched by slot)",
+                RedisSettings.DEFAULTS,
+                RedisTestBackends.IGNORED,
+                Ticker.SYSTEM)) {
             List<HeldLease> leases = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 String key = key();

@@ -66,7 +66,8 @@ class RedisSignalsTest {
                 released.add(key + " -> " + next);
             }
         };
-        signals = new RedisSignals(client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10), events);
+        signals = new RedisSignals(
+                client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10), events, (key, owner, token) -> {});
     }
 
     @AfterEach
