@@ -38,8 +38,12 @@ class RedisFairQueueTest {
 
     private static final Duration PRESENCE = RedisSettings.DEFAULTS.presence();
 
-    /** Of 29 turns, how many may go back to the releaser (see the test). */
-    private static final int MAX_TURNS_NOT_TAKEN = 2;
+    /**
+     * Of 29 turns, how many may go back to the releaser (see the test): 3 did under stress-ng, where
+     * the others' threads were descheduled for longer than a handoff; with the queue ignored by the
+     * release and by attempts, 22 did.
+     */
+    private static final int MAX_TURNS_NOT_TAKEN = 5;
 
     private static TestServer server;
     private static RedisClient admin;
@@ -110,7 +114,8 @@ class RedisFairQueueTest {
             // A grant that goes back to the client that released the one before, while another client still had
             // rounds to go, is a turn not taken. The queue makes that rare; it is not impossible on a busy host, where
             // a client's thread may be descheduled between its release and its next attempt, so that the releaser
-            // finds nobody queued. Without the queue a client that asks again at once takes most turns.
+            // finds nobody queued; a release that grants the next waiter in its own script makes a handoff shorter than
+            // such a pause. Without the queue a client that asks again at once takes most turns.
             int[] granted = new int[clients];
             List<Integer> notTaken = new ArrayList<>();
             for (int i = 1; i < grants.size(); i++) {
