@@ -274,10 +274,11 @@ final class RedisBackend implements LockBackend {
     }
 
     /**
-     * Runs release.lua or abandon.lua with the lock, its queue's three keys and its fence counter; if a Cluster
-     * refuses that with {@code TRYAGAIN} (the slot migrates and the keys are not all on one node:
-     * nobody waits, so the queue's keys are absent while the lock key is present), once more with
-     * the lock key alone, which a migrating slot's owner or its importing node always serves.
+     * Runs release.lua or abandon.lua with the lock, its queue's three keys and its fence counter;
+     * if a Cluster refuses that with {@code TRYAGAIN} (the slot migrates and the keys are not all on
+     * one node: nobody waits, so the queue's keys are absent while the lock key is present), once
+     * more with the lock key alone, which a migrating slot's owner or its importing node always
+     * serves.
      */
     private Long whileSlotMoves(Function<String[], Long> script, String key) {
         try {

@@ -5,7 +5,8 @@
 -- KEYS[1]  the lock key      locksmith:{TAG}:KEY:lock            holds "TOKEN:OWNER"
 -- KEYS[2]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[3]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
--- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
+-- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> "CHANNEL|HANDOFF", "CHANNEL" or empty
+-- KEYS[5]  the fence counter locksmith:{TAG}:KEY:fence           not used here: the caller names release.lua's keys
 -- ARGV[1]  owner             the given-up attempt's owner; its token is unknown to the caller
 -- ARGV[2]  channel           locksmith:{TAG}:KEY:released, where waiters listen
 -- ARGV[3]  key               the lock's key, as a wake-up names it

@@ -6,7 +6,7 @@
 -- KEYS[2]  the fence counter locksmith:{TAG}:KEY:fence           never expires
 -- KEYS[3]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[4]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
--- KEYS[5]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
+-- KEYS[5]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> "CHANNEL|HANDOFF", "CHANNEL" or empty
 -- ARGV[1]  owner             unique to the acquisition; every retry of one wait sends the same
 -- ARGV[2]  lease             milliseconds
 -- ARGV[3]  waits             "1" for an attempt of a wait (it may queue), "0" for a one-shot attempt

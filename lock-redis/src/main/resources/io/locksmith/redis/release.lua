@@ -4,7 +4,7 @@
 -- KEYS[1]  the lock key      locksmith:{TAG}:KEY:lock
 -- KEYS[2]  the queue         locksmith:{TAG}:KEY:queue           sorted set: waiting owner -> arrival (server µs)
 -- KEYS[3]  the presence      locksmith:{TAG}:KEY:queue-presence  sorted set: waiting owner -> presence end (server ms)
--- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> its client's wake channel, or empty
+-- KEYS[4]  the wake channels locksmith:{TAG}:KEY:queue-wake      hash: waiting owner -> "CHANNEL|HANDOFF", "CHANNEL" or empty
 -- KEYS[5]  the fence counter locksmith:{TAG}:KEY:fence
 -- ARGV[1]  expected value    "TOKEN:OWNER" of the caller's grant
 -- ARGV[2]  channel           locksmith:{TAG}:KEY:released, where waiters listen

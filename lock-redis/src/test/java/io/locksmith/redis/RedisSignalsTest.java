@@ -12,7 +12,9 @@ import io.locksmith.spi.ReleaseSignals;
 import io.locksmith.testing.TcpProxy;
 import io.locksmith.testing.TestServer;
 import io.locksmith.testing.TestServers;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +69,11 @@ class RedisSignalsTest {
             }
         };
         signals = new RedisSignals(
-                client::connectPubSub, "redis (test proxy)", Duration.ofSeconds(10), events, (key, owner, token) -> {});
+                client::connectPubSub,
+                "redis (test proxy)",
+                Duration.ofSeconds(10),
+                events,
+                (key, owner, token) -> released.add(key + " granted to " + owner + " under " + token));
     }
 
     @AfterEach
@@ -101,6 +107,27 @@ class RedisSignalsTest {
             assertThat(released.poll(10, TimeUnit.SECONDS))
                     .as("[redis] signals: an empty message (nobody queued) is a plain release")
                     .isEqualTo("signals-next");
+        }
+    }
+
+    @Test
+    void aWakeUpOnTheClientsOwnChannelNamesTheOwnerAndAGrantItsToken() throws Exception {
+        String key = "signals-wake-ключ";
+        String owner = "владелец:1";
+        try (ReleaseSignals.Subscription subscription = signals.subscribe(key)) {
+            String wake = signals.wakeChannel();
+            assertThat(wake)
+                    .as("[redis] signals: the wake channel is confirmed")
+                    .startsWith("locksmith:wake:");
+            int length = owner.getBytes(StandardCharsets.UTF_8).length;
+            admin.sync().publish(wake, length + ":" + owner + key);
+            assertThat(released.poll(10, TimeUnit.SECONDS))
+                    .as("[redis] signals: a wake-up names its owner, whose length counts UTF-8 bytes")
+                    .isEqualTo(key + " -> " + owner);
+            admin.sync().publish(wake, "=42:" + length + ":" + owner + key);
+            assertThat(List.of(released.poll(10, TimeUnit.SECONDS), released.poll(10, TimeUnit.SECONDS)))
+                    .as("[redis] signals: a release's grant is handed on with its token before the wake-up")
+                    .containsExactly(key + " granted to " + owner + " under 42", key + " -> " + owner);
         }
     }
 
