@@ -37,6 +37,9 @@ public final class Bench {
     private static final String CONTENDED_FLOOR = "contended floor: 8 connections polling every 100 µs";
     private static final String CONTENDED = "contended: 8 clients, 1 name";
     private static final String CONTENDED_MUTEX = "contended: Curator InterProcessMutex, 8 clients, 1 name";
+    private static final String CONTENDED_ADVISORY_FLOOR =
+            "contended advisory floor: 8 connections polling every 100 µs";
+    private static final String CONTENDED_SESSION = "contended: 8 clients, 1 name, session mode";
 
     private static final String TO_CONTENDED_FLOOR = "latency = wait; ratio to the contended floor";
 
@@ -45,7 +48,8 @@ public final class Bench {
             + "] [--only contended|uncontended] [--seconds N] [--warmup N] [--held N] [--hold-seconds N]"
             + " [--failover-rounds N] [--out DIR]; --only contended runs only the contended"
             + " rows (the polling floor, the library with 8 clients on one name, and on ZooKeeper"
-            + " Curator's InterProcessMutex the same way); --only uncontended runs only the round trip,"
+            + " Curator's InterProcessMutex the same way, on PostgreSQL the advisory polling floor and"
+            + " session mode); --only uncontended runs only the round trip,"
             + " the floors and the uncontended pairs (on PostgreSQL also session mode against the"
             + " advisory floor); --help prints this";
 
@@ -323,6 +327,22 @@ public final class Bench {
                     CONTENDERS, () -> zk.interProcessMutexContender("/bench-contended-interprocess-mutex")));
             rows.add(contentionRow(
                     b, CONTENDED_MUTEX, mutex, mutex.grantsPerSecond() / floor.grantsPerSecond(), TO_CONTENDED_FLOOR));
+        }
+        if (bench instanceof PostgresBench pg) {
+            progress(b, CONTENDED_ADVISORY_FLOOR);
+            Contention.Outcome advisory = s.contention(Contention.open(
+                    CONTENDERS, () -> Contention.polling(pg.advisoryFloorConnection(), "bench-contended-advisory")));
+            rows.add(contentionRow(
+                    b, CONTENDED_ADVISORY_FLOOR, advisory, Double.NaN, "latency = wait; pg_try_advisory_lock polling"));
+            progress(b, CONTENDED_SESSION);
+            Contention.Outcome session = s.contention(Contention.open(
+                    CONTENDERS, () -> Contention.library(pg.sessionClient(), "bench-contended-session")));
+            rows.add(contentionRow(
+                    b,
+                    CONTENDED_SESSION,
+                    session,
+                    session.grantsPerSecond() / advisory.grantsPerSecond(),
+                    "latency = wait; ratio to the contended advisory floor"));
         }
         return rows;
     }

@@ -139,6 +139,53 @@ final class PostgresBench implements BackendBench {
         }
     }
 
+    /**
+     * @return one connection of the contended advisory floor: {@code pg_try_advisory_lock} and
+     *     {@code pg_advisory_unlock} of the key's hash on a connection of its own (its session is
+     *     the owner)
+     */
+    FloorConnection advisoryFloorConnection() {
+        try {
+            Connection own = DriverManager.getConnection(server.uri());
+            PreparedStatement lock = own.prepareStatement("SELECT pg_try_advisory_lock(?)");
+            PreparedStatement unlock = own.prepareStatement("SELECT pg_advisory_unlock(?)");
+            return new FloorConnection() {
+                @Override
+                public boolean tryAcquire(String key) {
+                    return call(lock, key);
+                }
+
+                @Override
+                public void release(String key) {
+                    call(unlock, key);
+                }
+
+                private boolean call(PreparedStatement st, String key) {
+                    try {
+                        st.setLong(1, key.hashCode());
+                        try (java.sql.ResultSet rs = st.executeQuery()) {
+                            rs.next();
+                            return rs.getBoolean(1);
+                        }
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        own.close();
+                    } catch (SQLException e) {
+                        // closing a benchmark connection: nothing to do
+                    }
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach PostgreSQL at " + server.host() + ":" + server.port(), e);
+        }
+    }
+
     /** The same upsert and delete as the pair floor, on a connection of its own in autocommit. */
     @Override
     public FloorConnection floorConnection() {

@@ -115,6 +115,6 @@ final class JdbcBackends {
                 : null;
         SessionPool sessions = new SessionPool(connector, sql, settings.poolSize(), settings.timeoutSeconds(), ticker);
         String name = where + " (" + dialect.product() + ", session mode)";
-        return new SessionBackend(pool, sql, sessions, signals, events, settings.timeoutSeconds(), name);
+        return new SessionBackend(pool, sql, sessions, signals, events, settings.timeoutSeconds(), name, ticker);
     }
 }

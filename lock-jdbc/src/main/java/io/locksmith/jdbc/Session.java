@@ -29,6 +29,7 @@ final class Session {
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile long idleLimit;
     private volatile long idleSinceNanos;
+    private volatile boolean checksClient;
     /** Whether an attempt has the session; guarded by the pool. */
     volatile boolean attempting;
 
@@ -69,6 +70,15 @@ final class Session {
 
     void idleSince(long nanos) {
         idleSinceNanos = nanos;
+    }
+
+    /** @return whether the server checks this session's client connection while it waits (set by its first wait) */
+    boolean checksClient() {
+        return checksClient;
+    }
+
+    void clientChecked() {
+        checksClient = true;
     }
 
     /** @return how many grants' locks the session holds */

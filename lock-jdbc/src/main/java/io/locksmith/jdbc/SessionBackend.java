@@ -48,6 +48,7 @@ final class SessionBackend implements LockBackend {
     private final SessionPool sessions;
     private final NameIds ids;
     private final PgSignals signals;
+    private final SessionQueue queue;
     private final BackendEvents events;
     private final int timeoutSeconds;
     private final String description;
@@ -61,7 +62,8 @@ final class SessionBackend implements LockBackend {
             PgSignals signals,
             BackendEvents events,
             int timeoutSeconds,
-            String description) {
+            String description,
+            io.locksmith.spi.Ticker ticker) {
         this.pool = pool;
         this.sql = sql;
         this.sessions = sessions;
@@ -70,6 +72,8 @@ final class SessionBackend implements LockBackend {
         this.timeoutSeconds = timeoutSeconds;
         this.description = description;
         this.ids = new NameIds(sql, new Calls(pool, description), timeoutSeconds);
+        this.queue =
+                sql.queues() ? new SessionQueue(this, sql, sessions, ids, ticker, timeoutSeconds, description) : null;
     }
 
     @Override
@@ -256,6 +260,12 @@ final class SessionBackend implements LockBackend {
         }
     }
 
+    /** PostgreSQL waits in the server's own lock queue ({@link SessionQueue}); MariaDB and MySQL poll. */
+    @Override
+    public Optional<io.locksmith.spi.QueuedAcquirer> queue() {
+        return Optional.ofNullable(queue);
+    }
+
     @Override
     public Optional<ReleaseSignals> releaseSignals() {
         return Optional.ofNullable(signals);
@@ -264,6 +274,9 @@ final class SessionBackend implements LockBackend {
     @Override
     public void close() {
         try {
+            if (queue != null) {
+                queue.close();
+            }
             if (signals != null) {
                 signals.close();
             }

@@ -45,6 +45,18 @@ final class SessionPool implements AutoCloseable {
      * @return a session for one attempt at the key, to hand back with {@link #done}
      */
     Session take(long id, long idleLimit) throws SQLException {
+        return take(id, idleLimit, false);
+    }
+
+    /**
+     * @return a session that holds nothing, for a wait in the server's lock queue: a blocked
+     *     statement would hold up the renewals and releases of any lock the session held
+     */
+    Session takeEmpty() throws SQLException {
+        return take(-1, 0, true);
+    }
+
+    private Session take(long id, long idleLimit, boolean empty) throws SQLException {
         List<Session> stale = new ArrayList<>();
         try {
             synchronized (this) {
@@ -53,7 +65,7 @@ final class SessionPool implements AutoCloseable {
                 }
                 long now = ticker.nanoTime();
                 for (Session s : sessions) {
-                    if (s.attempting || s.ended() || s.holdsId(id) || s.count() >= PER_SESSION) {
+                    if (s.attempting || s.ended() || s.holdsId(id) || s.count() >= (empty ? 1 : PER_SESSION)) {
                         continue;
                     }
                     if (s.count() == 0) {
@@ -150,7 +162,7 @@ final class SessionPool implements AutoCloseable {
         }
         try {
             synchronized (s) {
-                if (s.idleLimit() != 0) {
+                if (s.idleLimit() != 0 || s.checksClient()) {
                     sql.restore(s, timeoutSeconds);
                 }
             }

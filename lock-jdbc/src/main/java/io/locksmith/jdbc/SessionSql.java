@@ -33,6 +33,9 @@ final class SessionSql {
     private final NamedSql renew;
     private final NamedSql release;
     private final NamedSql restore;
+    private final NamedSql wait;
+    private final NamedSql waitChecks;
+    private final NamedSql waitChecksRestore;
 
     SessionSql(Dialect dialect, String table) {
         this.dialect = dialect;
@@ -53,6 +56,9 @@ final class SessionSql {
         this.renew = pg ? NamedSql.load(f, "session-renew", table) : idleLimit;
         this.release = NamedSql.load(f, "session-release", table);
         this.restore = NamedSql.load(f, "session-restore", table);
+        this.wait = pg ? NamedSql.load(f, "session-wait", table) : null;
+        this.waitChecks = pg ? NamedSql.load(f, "session-wait-checks", table) : null;
+        this.waitChecksRestore = pg ? NamedSql.load(f, "session-wait-checks-restore", table) : null;
     }
 
     Dialect dialect() {
@@ -147,6 +153,61 @@ final class SessionSql {
         }
     }
 
+    /** @return whether a session can wait for a lock in the server's own queue (PostgreSQL) */
+    boolean queues() {
+        return wait != null;
+    }
+
+    /**
+     * Waits in the server's lock queue for the key's lock on the session, for at most
+     * {@code waitMillis}; the first wait on a session also makes the server check its client's
+     * connection while it waits. The statement runs without a query timeout and with the
+     * connection's network timeout raised past the wait.
+     *
+     * @param started told the statement just before it is sent, so that it can be cancelled
+     * @return the new fencing token, or {@code null} if the wait ran out
+     */
+    Long waitLock(
+            Session s,
+            long id,
+            Duration lease,
+            long waitMillis,
+            int timeoutSeconds,
+            java.util.function.Consumer<PreparedStatement> started)
+            throws SQLException {
+        if (!s.checksClient()) {
+            try (PreparedStatement st = waitChecks.prepare(s.connection(), Map.of(), timeoutSeconds)) {
+                st.execute();
+            }
+            s.clientChecked();
+        }
+        long limit = idleLimit(lease);
+        Map<String, Object> v = values(id, null);
+        v.put("idle_ms", Long.toString(limit));
+        v.put("wait_ms", Long.toString(waitMillis));
+        PreparedStatement st = s.statement(wait, 0);
+        wait.bind(st, v);
+        Connection c = s.connection();
+        int network = c.getNetworkTimeout();
+        c.setNetworkTimeout(
+                Runnable::run, (int) Math.min(Integer.MAX_VALUE, waitMillis + timeoutSeconds * 1000L + 2000));
+        try {
+            started.accept(st);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                s.idleLimitSet(limit);
+                return rs.getLong(1);
+            } catch (SQLException e) {
+                if ("55P03".equals(e.getSQLState())) {
+                    return null;
+                }
+                throw e;
+            }
+        } finally {
+            c.setNetworkTimeout(Runnable::run, network);
+        }
+    }
+
     /** One round trip on a holding session, which restarts its idle timer, at the given idle limit. */
     void renew(Session s, long limit, int timeoutSeconds) throws SQLException {
         if (dialect == Dialect.POSTGRESQL) {
@@ -177,6 +238,11 @@ final class SessionSql {
     void restore(Session s, int timeoutSeconds) throws SQLException {
         try (PreparedStatement st = restore.prepare(s.connection(), Map.of(), timeoutSeconds)) {
             st.execute();
+        }
+        if (s.checksClient()) {
+            try (PreparedStatement st = waitChecksRestore.prepare(s.connection(), Map.of(), timeoutSeconds)) {
+                st.execute();
+            }
         }
     }
 

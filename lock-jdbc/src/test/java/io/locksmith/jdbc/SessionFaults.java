@@ -17,6 +17,18 @@ final class SessionFaults {
 
     /** @return the server ids of the sessions that hold the key's lock in the default table (none, or one) */
     static List<Long> holders(Database database, String key) {
+        return sessions(database, key, true);
+    }
+
+    /**
+     * @return the server ids of the PostgreSQL sessions waiting in the server's queue for the key's
+     *     lock in the default table
+     */
+    static List<Long> waiters(String key) {
+        return sessions(Database.POSTGRES, key, false);
+    }
+
+    private static List<Long> sessions(Database database, String key, boolean granted) {
         SessionSql sql = new SessionSql(
                 database == Database.POSTGRES ? Dialect.POSTGRESQL : Dialect.MARIADB, JdbcSettings.DEFAULT_TABLE);
         List<Long> found = new ArrayList<>();
@@ -35,7 +47,8 @@ final class SessionFaults {
                 return found;
             }
             String query = database == Database.POSTGRES
-                    ? "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2"
+                    ? "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted = " + granted
+                            + " AND objsubid = 2"
                             + " AND classid::text::bigint = ? AND objid::text::bigint = ?"
                     : "SELECT IS_USED_LOCK(?)";
             try (PreparedStatement s = c.prepareStatement(query)) {
@@ -56,7 +69,8 @@ final class SessionFaults {
             }
             return found;
         } catch (SQLException e) {
-            throw new IllegalStateException(database + ": cannot find the holder of '" + key + "': " + e, e);
+            throw new IllegalStateException(
+                    database + ": cannot find the " + (granted ? "holder" : "waiters") + " of '" + key + "': " + e, e);
         }
     }
 

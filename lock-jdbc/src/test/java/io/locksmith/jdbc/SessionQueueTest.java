@@ -1,0 +1,110 @@
+package io.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.locksmith.LockClient;
+import io.locksmith.LockHandle;
+import io.locksmith.LockOptions;
+import io.locksmith.LockTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Session mode on PostgreSQL waits in the server's own lock queue: a waiting acquisition's session
+ * blocks in {@code pg_advisory_lock}, so a release hands the lock to the longest waiter on the
+ * server, before any later attempt, and a wait that ends, or a client that closes, leaves the
+ * queue.
+ */
+class SessionQueueTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(5);
+    private static final Duration SETTLE = Duration.ofSeconds(20);
+    private final List<JdbcSubject> subjects = new ArrayList<>();
+
+    private LockClient client() {
+        JdbcSubject s = JdbcSubject.sessionMode(Database.POSTGRES);
+        subjects.add(s);
+        return s.newClient(LockOptions.builder().lease(LEASE).build());
+    }
+
+    @AfterEach
+    void close() {
+        subjects.forEach(JdbcSubject::close);
+    }
+
+    @Test
+    void aReleaseGoesToTheWaiterInTheServersQueueBeforeTheReleasersNextAttempt() throws Exception {
+        try (LockClient holder = client();
+                LockClient waiter = client()) {
+            LockHandle held = holder.lock("queue-handoff").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting = waiter.lock("queue-handoff").acquireAsync(SETTLE);
+            await().atMost(SETTLE)
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-handoff"))
+                            .as("session mode: a waiting acquisition must wait in the server's lock queue")
+                            .hasSize(1));
+            held.close();
+            Optional<LockHandle> again = holder.lock("queue-handoff").tryAcquire();
+            assertThat(again)
+                    .as("session mode: a release must grant the waiter in the server's queue, not the releaser's"
+                            + " next attempt")
+                    .isEmpty();
+            LockHandle next = waiting.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(next.isHeld()).isTrue();
+            assertThat(next.fencingToken())
+                    .as("session mode: a queued grant must carry a greater token")
+                    .isGreaterThan(held.fencingToken());
+            next.close();
+        }
+    }
+
+    @Test
+    void aWaitThatEndsLeavesTheServersQueue() {
+        try (LockClient holder = client();
+                LockClient waiter = client();
+                LockClient third = client()) {
+            LockHandle held = holder.lock("queue-timeout").acquire(Duration.ZERO);
+            assertThatThrownBy(() -> waiter.lock("queue-timeout").acquire(Duration.ofMillis(500)))
+                    .as("session mode: a wait that runs out while the lock is held must time out")
+                    .isInstanceOf(LockTimeoutException.class);
+            await().atMost(SETTLE)
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-timeout"))
+                            .as("session mode: a wait that ended must leave the server's queue")
+                            .isEmpty());
+            held.close();
+            try (LockHandle taken = third.lock("queue-timeout").acquire(SETTLE)) {
+                assertThat(taken.isHeld())
+                        .as("session mode: after a wait left the queue the lock must go to the next waiter")
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
+    void closingAClientWhileItWaitsLeavesTheServersQueue() throws Exception {
+        try (LockClient holder = client()) {
+            LockHandle held = holder.lock("queue-close").acquire(Duration.ZERO);
+            LockClient waiter = client();
+            CompletableFuture<LockHandle> waiting = waiter.lock("queue-close").acquireAsync(SETTLE);
+            await().atMost(SETTLE)
+                    .until(() -> SessionFaults.waiters("queue-close").size() == 1);
+            waiter.close();
+            assertThatThrownBy(() -> waiting.get(SETTLE.toSeconds(), TimeUnit.SECONDS))
+                    .as("session mode: a wait whose client closed must fail")
+                    .isInstanceOf(ExecutionException.class);
+            await().atMost(SETTLE)
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-close"))
+                            .as("session mode: a closed client's wait must leave the server's queue")
+                            .isEmpty());
+            held.close();
+        }
+    }
+}
