@@ -28,8 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection per waiting acquisition while it waits, and none for locks that were free.
  *
  * <p>The server starts a granted session's idle timer when the wait statement ends, which the
- * client cannot date: the grant is confirmed by one renewal on the session, sent after the grant
- * arrived, and its lease counts from that renewal's send. A wait the core gives up is cancelled
+ * client cannot date, but which comes after the statement's send: a grant's lease counts from the
+ * send of the statement that waited for it. Where that send is a third of the lease or more in the
+ * past, the grant is confirmed by one renewal on the session first, and its lease counts from that
+ * renewal's send. A wait the core gives up is cancelled
  * ({@link java.sql.Statement#cancel()}); its session is then ended, since the cancel may have
  * come after the grant. Each wait runs on a thread of its own.
  */
@@ -139,6 +141,7 @@ final class SessionQueue implements QueuedAcquirer, AutoCloseable {
             }
             try {
                 Long token = null;
+                long sent = 0;
                 synchronized (s) {
                     while (token == null) {
                         if (cancelledNow()) {
@@ -146,14 +149,18 @@ final class SessionQueue implements QueuedAcquirer, AutoCloseable {
                             granted.completeExceptionally(cancelledFailure());
                             return;
                         }
+                        sent = ticker.nanoTime();
                         token = sql.waitLock(s, id, request.lease(), CHUNK_MILLIS, timeoutSeconds, this::started);
                     }
                     stopped();
                     s.hold(id, new Session.Holding(request.key(), request.owner(), sql.idleLimit(request.lease())));
-                    long confirming = ticker.nanoTime();
-                    sql.renew(s, sql.idleLimit(request.lease()), timeoutSeconds);
+                    long confirmed = sent;
+                    if (ticker.nanoTime() - sent >= request.lease().toNanos() / 3) {
+                        confirmed = ticker.nanoTime(); // most of the lease from the send is gone: restart it
+                        sql.renew(s, sql.idleLimit(request.lease()), timeoutSeconds);
+                    }
                     sessions.done(s);
-                    granted.complete(new Grant(token, new SessionBackend.Pinned(s, id)).confirmedAt(confirming));
+                    granted.complete(new Grant(token, new SessionBackend.Pinned(s, id)).confirmedAt(confirmed));
                 }
             } catch (SQLException e) {
                 stopped();

@@ -74,6 +74,23 @@ final class SessionFaults {
         }
     }
 
+    /** @return the text of the last statement the PostgreSQL session ran, as {@code pg_stat_activity} shows it */
+    static String lastStatement(long session) {
+        try (Connection c = Database.POSTGRES.admin();
+                PreparedStatement s = c.prepareStatement("SELECT query FROM pg_stat_activity WHERE pid = ?")) {
+            s.setLong(1, session);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("PostgreSQL: no session " + session + " in pg_stat_activity");
+                }
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "PostgreSQL: cannot read session " + session + "'s last statement: " + e, e);
+        }
+    }
+
     /** Ends the session that holds the key's lock, as an operator would; the lock goes with it. */
     static void endHolder(Database database, String key) {
         for (long session : holders(database, key)) {

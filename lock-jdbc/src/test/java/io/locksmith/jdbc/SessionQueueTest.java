@@ -31,9 +31,13 @@ class SessionQueueTest {
     private final List<JdbcSubject> subjects = new ArrayList<>();
 
     private LockClient client() {
+        return client(LEASE);
+    }
+
+    private LockClient client(Duration lease) {
         JdbcSubject s = JdbcSubject.sessionMode(Database.POSTGRES);
         subjects.add(s);
-        return s.newClient(LockOptions.builder().lease(LEASE).build());
+        return s.newClient(LockOptions.builder().lease(lease).build());
     }
 
     @AfterEach
@@ -63,6 +67,30 @@ class SessionQueueTest {
                     .as("session mode: a queued grant must carry a greater token")
                     .isGreaterThan(held.fencingToken());
             next.close();
+        }
+    }
+
+    @Test
+    void aGrantSoonAfterTheWaitStatementWasSentTakesNoFurtherRoundTrip() throws Exception {
+        Duration lease = Duration.ofSeconds(60); // the first renewal is 20 s away, well after the check below
+        try (LockClient holder = client(lease);
+                LockClient waiter = client(lease)) {
+            LockHandle held = holder.lock("queue-one-trip").acquire(Duration.ZERO);
+            CompletableFuture<LockHandle> waiting =
+                    waiter.lock("queue-one-trip").acquireAsync(SETTLE);
+            List<Long> queued = new ArrayList<>();
+            await().atMost(SETTLE).until(() -> {
+                queued.clear();
+                queued.addAll(SessionFaults.waiters("queue-one-trip"));
+                return queued.size() == 1;
+            });
+            held.close();
+            try (LockHandle next = waiting.get(SETTLE.toSeconds(), TimeUnit.SECONDS)) {
+                assertThat(SessionFaults.lastStatement(queued.get(0)))
+                        .as("session mode: a grant that arrives well within the lease of the wait statement's send"
+                                + " must count its lease from that send, without a confirming round trip")
+                        .contains("pg_advisory_lock(");
+            }
         }
     }
 
