@@ -175,6 +175,14 @@ public final class Bench {
                         Locale.ROOT,
                         "1 thread; ratio to the advisory floor (row mode's pair: %.2f of it)",
                         rowPairRate / advisoryRate)));
+        progress(b, "uncontended pair, session mode, acquire with a wait");
+        Histogram waiting = s.uncontendedWaiting(pg.sessionClient());
+        rows.add(row(
+                b,
+                "uncontended pair, session mode, acquire with a wait",
+                waiting,
+                Scenarios.perSecond(waiting) / advisoryRate,
+                "1 thread, acquire(5 s) of a free lock; ratio to the advisory floor"));
         return rows;
     }
 

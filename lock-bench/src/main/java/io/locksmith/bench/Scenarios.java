@@ -39,6 +39,17 @@ final class Scenarios {
         }
     }
 
+    /**
+     * As {@link #uncontended(LockClient)}, acquiring with a wait of 5 s (the lock is free, so none
+     * is needed): what a caller that is ready to wait pays for a free lock.
+     */
+    Histogram uncontendedWaiting(LockClient opened) {
+        try (LockClient client = opened) {
+            DistributedLock lock = client.lock("bench-uncontended-waiting");
+            return timed(() -> lock.acquire(Duration.ofSeconds(5)).close());
+        }
+    }
+
     /** One thread, the given floor's pair (closed after), as many times as it can. */
     Histogram floor(BackendBench.Floor opened) {
         try (BackendBench.Floor floor = opened) {

@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * next). A wait statement lasts at most {@link #CHUNK_MILLIS}; a longer wait queues again, behind
  * whoever queued in the meantime, so that a connection that died unseen is noticed.
  *
- * <p>A wait first tries the lock once as any attempt does, on a session shared with other held
- * locks; only a refused one takes a session of its own to block on, so a client keeps one
- * connection per waiting acquisition while it waits, and none for locks that were free.
+ * <p>A wait first tries the lock once as any attempt does, on the caller's thread and a session
+ * shared with other held locks; only a refused one takes a session of its own to block on, so a
+ * client keeps one connection per waiting acquisition while it waits, and none for locks that
+ * were free.
  *
  * <p>The server starts a granted session's idle timer when the wait statement ends, which the
  * client cannot date, but which comes after the statement's send: a grant's lease counts from the
@@ -73,9 +74,23 @@ final class SessionQueue implements QueuedAcquirer, AutoCloseable {
         });
     }
 
+    /**
+     * Tries the lock once on the caller's thread, as any attempt does; only a refused attempt
+     * starts a wait on a thread of its own.
+     */
     @Override
     public Ticket enqueue(AcquireRequest request) {
         Wait w = new Wait(request);
+        try {
+            long sent = ticker.nanoTime();
+            if (backend.tryAcquire(request) instanceof Grant g) {
+                w.granted.complete(g.confirmedAt(sent)); // free: held on a shared session, no connection of its own
+                return w;
+            }
+        } catch (LockBackendException e) {
+            w.granted.completeExceptionally(e);
+            return w;
+        }
         waits.add(w);
         try {
             threads.execute(w);
@@ -116,11 +131,6 @@ final class SessionQueue implements QueuedAcquirer, AutoCloseable {
         @Override
         public void run() {
             try {
-                long sent = ticker.nanoTime();
-                if (backend.tryAcquire(request) instanceof Grant g) {
-                    granted.complete(g.confirmedAt(sent)); // free: held on a shared session, no connection of its own
-                    return;
-                }
                 queueFor(ids.id(request.key(), request.name()));
             } catch (LockBackendException e) {
                 granted.completeExceptionally(e);

@@ -10,8 +10,10 @@ import io.locksmith.LockOptions;
 import io.locksmith.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,12 @@ class SessionQueueTest {
         JdbcSubject s = JdbcSubject.sessionMode(Database.POSTGRES);
         subjects.add(s);
         return s.newClient(LockOptions.builder().lease(lease).build());
+    }
+
+    private static Set<Thread> waitThreads() {
+        Set<Thread> found = new HashSet<>(Thread.getAllStackTraces().keySet());
+        found.removeIf(t -> !t.getName().startsWith("locksmith-session-wait-"));
+        return found;
     }
 
     @AfterEach
@@ -67,6 +75,22 @@ class SessionQueueTest {
                     .as("session mode: a queued grant must carry a greater token")
                     .isGreaterThan(held.fencingToken());
             next.close();
+        }
+    }
+
+    @Test
+    void aWaitingAcquisitionOfAFreeLockIsGrantedOnTheCallersThread() {
+        try (LockClient client = client()) {
+            Set<Thread> before = waitThreads();
+            try (LockHandle handle = client.lock("queue-free").acquire(SETTLE)) {
+                assertThat(handle.isHeld()).isTrue();
+                Set<Thread> started = waitThreads();
+                started.removeAll(before);
+                assertThat(started)
+                        .as("session mode: a waiting acquisition that finds the lock free must take it on the"
+                                + " caller's thread, without a wait thread")
+                        .isEmpty();
+            }
         }
     }
 
