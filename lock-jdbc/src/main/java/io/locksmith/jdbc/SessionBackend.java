@@ -260,7 +260,7 @@ final class SessionBackend implements LockBackend {
         }
     }
 
-    /** PostgreSQL waits in the server's own lock queue ({@link SessionQueue}); MariaDB and MySQL poll. */
+    /** Waits are in the server's own lock queue ({@link SessionQueue}). */
     @Override
     public Optional<io.locksmith.spi.QueuedAcquirer> queue() {
         return Optional.ofNullable(queue);

@@ -16,8 +16,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Session mode's waits on PostgreSQL, in the server's own lock queue: each waiting acquisition
- * takes a session that holds nothing and blocks in {@code pg_advisory_lock} on it, so the server
+ * Session mode's waits, in the server's own lock queue: each waiting acquisition takes a session
+ * that holds nothing and blocks on it, in {@code pg_advisory_lock} on PostgreSQL and in
+ * {@code GET_LOCK} with a timeout on MariaDB and MySQL (then takes its token), so the server
  * grants a released lock to the longest waiter at the release itself, before any later attempt
  * (fair by construction, and no attempt of the waiter's own on the way from one holder to the
  * next). A wait statement lasts at most {@link #CHUNK_MILLIS}; a longer wait queues again, behind
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client keeps one connection per waiting acquisition while it waits, and none for locks that
  * were free.
  *
- * <p>The server starts a granted session's idle timer when the wait statement ends, which the
+ * <p>The server starts a granted session's idle timer when its last statement ends, which the
  * client cannot date, but which comes after the statement's send: a grant's lease counts from the
  * send of the statement that waited for it. Where that send is a third of the lease or more in the
  * past, the grant is confirmed by one renewal on the session first, and its lease counts from that

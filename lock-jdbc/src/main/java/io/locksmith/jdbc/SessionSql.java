@@ -56,7 +56,7 @@ final class SessionSql {
         this.renew = pg ? NamedSql.load(f, "session-renew", table) : idleLimit;
         this.release = NamedSql.load(f, "session-release", table);
         this.restore = NamedSql.load(f, "session-restore", table);
-        this.wait = pg ? NamedSql.load(f, "session-wait", table) : null;
+        this.wait = NamedSql.load(f, "session-wait", table);
         this.waitChecks = pg ? NamedSql.load(f, "session-wait-checks", table) : null;
         this.waitChecksRestore = pg ? NamedSql.load(f, "session-wait-checks-restore", table) : null;
     }
@@ -142,6 +142,11 @@ final class SessionSql {
                 return null;
             }
         }
+        return nextToken(s, v, id, timeoutSeconds);
+    }
+
+    /** MariaDB and MySQL: takes the key's next fencing token, while the session holds its lock. */
+    private long nextToken(Session s, Map<String, Object> v, long id, int timeoutSeconds) throws SQLException {
         PreparedStatement next = s.statement(token, timeoutSeconds);
         token.bind(next, v);
         if (next.executeUpdate() != 1) {
@@ -153,16 +158,17 @@ final class SessionSql {
         }
     }
 
-    /** @return whether a session can wait for a lock in the server's own queue (PostgreSQL) */
+    /** @return whether a session can wait for a lock in the server's own queue (every dialect of session mode) */
     boolean queues() {
         return wait != null;
     }
 
     /**
      * Waits in the server's lock queue for the key's lock on the session, for at most
-     * {@code waitMillis}; the first wait on a session also makes the server check its client's
-     * connection while it waits. The statement runs without a query timeout and with the
-     * connection's network timeout raised past the wait.
+     * {@code waitMillis} (on MariaDB and MySQL rounded up to whole seconds); on PostgreSQL the
+     * first wait on a session also makes the server check its client's connection while it waits.
+     * The statement runs without a query timeout and with the connection's network timeout raised
+     * past the wait.
      *
      * @param started told the statement just before it is sent, so that it can be cancelled
      * @return the new fencing token, or {@code null} if the wait ran out
@@ -175,30 +181,49 @@ final class SessionSql {
             int timeoutSeconds,
             java.util.function.Consumer<PreparedStatement> started)
             throws SQLException {
-        if (!s.checksClient()) {
+        boolean pg = dialect == Dialect.POSTGRESQL;
+        if (pg && !s.checksClient()) {
             try (PreparedStatement st = waitChecks.prepare(s.connection(), Map.of(), timeoutSeconds)) {
                 st.execute();
             }
             s.clientChecked();
         }
         long limit = idleLimit(lease);
+        if (!pg && s.idleLimit() != limit) {
+            setIdleLimit(s, limit, timeoutSeconds);
+            s.idleLimitSet(limit);
+        }
+        long waitSeconds = Math.max(1, (waitMillis + 999) / 1000);
         Map<String, Object> v = values(id, null);
-        v.put("idle_ms", Long.toString(limit));
-        v.put("wait_ms", Long.toString(waitMillis));
+        if (pg) {
+            v.put("idle_ms", Long.toString(limit));
+            v.put("wait_ms", Long.toString(waitMillis));
+        } else {
+            v.put("wait_s", waitSeconds);
+        }
         PreparedStatement st = s.statement(wait, 0);
         wait.bind(st, v);
         Connection c = s.connection();
         int network = c.getNetworkTimeout();
         c.setNetworkTimeout(
-                Runnable::run, (int) Math.min(Integer.MAX_VALUE, waitMillis + timeoutSeconds * 1000L + 2000));
+                Runnable::run, (int) Math.min(Integer.MAX_VALUE, waitSeconds * 1000 + timeoutSeconds * 1000L + 2000));
         try {
             started.accept(st);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
-                s.idleLimitSet(limit);
-                return rs.getLong(1);
+                if (pg) {
+                    s.idleLimitSet(limit);
+                    return rs.getLong(1);
+                }
+                int got = rs.getInt(1);
+                if (rs.wasNull()) {
+                    throw new SQLException("GET_LOCK was cut short (the statement was killed)", "70100");
+                }
+                if (got != 1) {
+                    return null;
+                }
             } catch (SQLException e) {
-                if ("55P03".equals(e.getSQLState())) {
+                if (pg && "55P03".equals(e.getSQLState())) {
                     return null;
                 }
                 throw e;
@@ -206,6 +231,7 @@ final class SessionSql {
         } finally {
             c.setNetworkTimeout(Runnable::run, network);
         }
+        return nextToken(s, v, id, timeoutSeconds); // MariaDB and MySQL: granted, and held by this session
     }
 
     /** One round trip on a holding session, which restarts its idle timer, at the given idle limit. */

@@ -21,11 +21,11 @@ final class SessionFaults {
     }
 
     /**
-     * @return the server ids of the PostgreSQL sessions waiting in the server's queue for the key's
-     *     lock in the default table
+     * @return the server ids of the sessions waiting in the server's queue for the key's lock in
+     *     the default table
      */
-    static List<Long> waiters(String key) {
-        return sessions(Database.POSTGRES, key, false);
+    static List<Long> waiters(Database database, String key) {
+        return sessions(database, key, false);
     }
 
     private static List<Long> sessions(Database database, String key, boolean granted) {
@@ -50,13 +50,18 @@ final class SessionFaults {
                     ? "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted = " + granted
                             + " AND objsubid = 2"
                             + " AND classid::text::bigint = ? AND objid::text::bigint = ?"
-                    : "SELECT IS_USED_LOCK(?)";
+                    : granted
+                            ? "SELECT IS_USED_LOCK(?)"
+                            : "SELECT ID FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'"
+                                    + " AND INFO LIKE ?";
             try (PreparedStatement s = c.prepareStatement(query)) {
                 if (database == Database.POSTGRES) {
                     s.setLong(1, Integer.toUnsignedLong(sql.space()));
                     s.setLong(2, id);
-                } else {
+                } else if (granted) {
                     s.setString(1, sql.lockName(id));
+                } else {
+                    s.setString(1, "%GET_LOCK('" + sql.lockName(id) + "'%"); // a waiting GET_LOCK of that name
                 }
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {

@@ -19,12 +19,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Session mode on PostgreSQL waits in the server's own lock queue: a waiting acquisition's session
- * blocks in {@code pg_advisory_lock}, so a release hands the lock to the longest waiter on the
- * server, before any later attempt, and a wait that ends, or a client that closes, leaves the
- * queue.
+ * Session mode waits in the server's own lock queue: a waiting acquisition's session blocks in
+ * {@code pg_advisory_lock} (PostgreSQL) or {@code GET_LOCK} with a timeout (MariaDB), so a release
+ * hands the lock to the longest waiter on the server, before any later attempt, and a wait that
+ * ends, or a client that closes, leaves the queue.
  */
 class SessionQueueTest {
 
@@ -32,12 +34,12 @@ class SessionQueueTest {
     private static final Duration SETTLE = Duration.ofSeconds(20);
     private final List<JdbcSubject> subjects = new ArrayList<>();
 
-    private LockClient client() {
-        return client(LEASE);
+    private LockClient client(Database database) {
+        return client(database, LEASE);
     }
 
-    private LockClient client(Duration lease) {
-        JdbcSubject s = JdbcSubject.sessionMode(Database.POSTGRES);
+    private LockClient client(Database database, Duration lease) {
+        JdbcSubject s = JdbcSubject.sessionMode(database);
         subjects.add(s);
         return s.newClient(LockOptions.builder().lease(lease).build());
     }
@@ -53,14 +55,17 @@ class SessionQueueTest {
         subjects.forEach(JdbcSubject::close);
     }
 
-    @Test
-    void aReleaseGoesToTheWaiterInTheServersQueueBeforeTheReleasersNextAttempt() throws Exception {
-        try (LockClient holder = client();
-                LockClient waiter = client()) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    void aReleaseGoesToTheWaiterInTheServersQueueBeforeTheReleasersNextAttempt(Database database) throws Exception {
+        try (LockClient holder = client(database);
+                LockClient waiter = client(database)) {
             LockHandle held = holder.lock("queue-handoff").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> waiting = waiter.lock("queue-handoff").acquireAsync(SETTLE);
             await().atMost(SETTLE)
-                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-handoff"))
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters(database, "queue-handoff"))
                             .as("session mode: a waiting acquisition must wait in the server's lock queue")
                             .hasSize(1));
             held.close();
@@ -78,9 +83,40 @@ class SessionQueueTest {
         }
     }
 
-    @Test
-    void aWaitingAcquisitionOfAFreeLockIsGrantedOnTheCallersThread() {
-        try (LockClient client = client()) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    void waitersAreGrantedInTheOrderTheyQueued(Database database) throws Exception {
+        try (LockClient holder = client(database)) {
+            LockHandle held = holder.lock("queue-order").acquire(Duration.ZERO);
+            List<CompletableFuture<LockHandle>> waiting = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                waiting.add(client(database).lock("queue-order").acquireAsync(SETTLE));
+                int queued = i + 1;
+                await().atMost(SETTLE)
+                        .until(() ->
+                                SessionFaults.waiters(database, "queue-order").size() == queued);
+            }
+            held.close();
+            for (int i = 0; i < 3; i++) {
+                LockHandle next = waiting.get(i).get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+                for (int later = i + 1; later < 3; later++) {
+                    assertThat(waiting.get(later))
+                            .as("session mode: waiter %d was granted before waiter %d, which queued first", later, i)
+                            .isNotDone();
+                }
+                next.close();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    void aWaitingAcquisitionOfAFreeLockIsGrantedOnTheCallersThread(Database database) {
+        try (LockClient client = client(database)) {
             Set<Thread> before = waitThreads();
             try (LockHandle handle = client.lock("queue-free").acquire(SETTLE)) {
                 assertThat(handle.isHeld()).isTrue();
@@ -97,15 +133,15 @@ class SessionQueueTest {
     @Test
     void aGrantSoonAfterTheWaitStatementWasSentTakesNoFurtherRoundTrip() throws Exception {
         Duration lease = Duration.ofSeconds(60); // the first renewal is 20 s away, well after the check below
-        try (LockClient holder = client(lease);
-                LockClient waiter = client(lease)) {
+        try (LockClient holder = client(Database.POSTGRES, lease);
+                LockClient waiter = client(Database.POSTGRES, lease)) {
             LockHandle held = holder.lock("queue-one-trip").acquire(Duration.ZERO);
             CompletableFuture<LockHandle> waiting =
                     waiter.lock("queue-one-trip").acquireAsync(SETTLE);
             List<Long> queued = new ArrayList<>();
             await().atMost(SETTLE).until(() -> {
                 queued.clear();
-                queued.addAll(SessionFaults.waiters("queue-one-trip"));
+                queued.addAll(SessionFaults.waiters(Database.POSTGRES, "queue-one-trip"));
                 return queued.size() == 1;
             });
             held.close();
@@ -118,17 +154,20 @@ class SessionQueueTest {
         }
     }
 
-    @Test
-    void aWaitThatEndsLeavesTheServersQueue() {
-        try (LockClient holder = client();
-                LockClient waiter = client();
-                LockClient third = client()) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    void aWaitThatEndsLeavesTheServersQueue(Database database) {
+        try (LockClient holder = client(database);
+                LockClient waiter = client(database);
+                LockClient third = client(database)) {
             LockHandle held = holder.lock("queue-timeout").acquire(Duration.ZERO);
             assertThatThrownBy(() -> waiter.lock("queue-timeout").acquire(Duration.ofMillis(500)))
                     .as("session mode: a wait that runs out while the lock is held must time out")
                     .isInstanceOf(LockTimeoutException.class);
             await().atMost(SETTLE)
-                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-timeout"))
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters(database, "queue-timeout"))
                             .as("session mode: a wait that ended must leave the server's queue")
                             .isEmpty());
             held.close();
@@ -140,20 +179,23 @@ class SessionQueueTest {
         }
     }
 
-    @Test
-    void closingAClientWhileItWaitsLeavesTheServersQueue() throws Exception {
-        try (LockClient holder = client()) {
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    void closingAClientWhileItWaitsLeavesTheServersQueue(Database database) throws Exception {
+        try (LockClient holder = client(database)) {
             LockHandle held = holder.lock("queue-close").acquire(Duration.ZERO);
-            LockClient waiter = client();
+            LockClient waiter = client(database);
             CompletableFuture<LockHandle> waiting = waiter.lock("queue-close").acquireAsync(SETTLE);
             await().atMost(SETTLE)
-                    .until(() -> SessionFaults.waiters("queue-close").size() == 1);
+                    .until(() -> SessionFaults.waiters(database, "queue-close").size() == 1);
             waiter.close();
             assertThatThrownBy(() -> waiting.get(SETTLE.toSeconds(), TimeUnit.SECONDS))
                     .as("session mode: a wait whose client closed must fail")
                     .isInstanceOf(ExecutionException.class);
             await().atMost(SETTLE)
-                    .untilAsserted(() -> assertThat(SessionFaults.waiters("queue-close"))
+                    .untilAsserted(() -> assertThat(SessionFaults.waiters(database, "queue-close"))
                             .as("session mode: a closed client's wait must leave the server's queue")
                             .isEmpty());
             held.close();
