@@ -72,8 +72,7 @@ final class SessionBackend implements LockBackend {
         this.timeoutSeconds = timeoutSeconds;
         this.description = description;
         this.ids = new NameIds(sql, new Calls(pool, description), timeoutSeconds);
-        this.queue =
-                sql.queues() ? new SessionQueue(this, sql, sessions, ids, ticker, timeoutSeconds, description) : null;
+        this.queue = new SessionQueue(this, sql, sessions, ids, ticker, timeoutSeconds, description);
     }
 
     @Override
@@ -263,7 +262,7 @@ final class SessionBackend implements LockBackend {
     /** Waits are in the server's own lock queue ({@link SessionQueue}). */
     @Override
     public Optional<io.locksmith.spi.QueuedAcquirer> queue() {
-        return Optional.ofNullable(queue);
+        return Optional.of(queue);
     }
 
     @Override
@@ -274,9 +273,7 @@ final class SessionBackend implements LockBackend {
     @Override
     public void close() {
         try {
-            if (queue != null) {
-                queue.close();
-            }
+            queue.close();
             if (signals != null) {
                 signals.close();
             }

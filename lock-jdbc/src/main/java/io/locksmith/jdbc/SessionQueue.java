@@ -166,8 +166,9 @@ final class SessionQueue implements QueuedAcquirer, AutoCloseable {
                     stopped();
                     s.hold(id, new Session.Holding(request.key(), request.owner(), sql.idleLimit(request.lease())));
                     long confirmed = sent;
-                    if (ticker.nanoTime() - sent >= request.lease().toNanos() / 3) {
-                        confirmed = ticker.nanoTime(); // most of the lease from the send is gone: restart it
+                    long now = ticker.nanoTime();
+                    if (now - sent >= request.lease().toNanos() / 3) {
+                        confirmed = now; // most of the lease from the send is gone: restart it
                         sql.renew(s, sql.idleLimit(request.lease()), timeoutSeconds);
                     }
                     sessions.done(s);

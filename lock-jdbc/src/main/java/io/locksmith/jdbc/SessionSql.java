@@ -130,10 +130,7 @@ final class SessionSql {
                 return token;
             }
         }
-        if (s.idleLimit() != limit) {
-            setIdleLimit(s, limit, timeoutSeconds);
-            s.idleLimitSet(limit);
-        }
+        keepIdleLimit(s, limit, timeoutSeconds);
         PreparedStatement attempt = s.statement(acquire, timeoutSeconds);
         acquire.bind(attempt, v);
         try (ResultSet rs = attempt.executeQuery()) {
@@ -156,11 +153,6 @@ final class SessionSql {
             rs.next();
             return rs.getLong(1);
         }
-    }
-
-    /** @return whether a session can wait for a lock in the server's own queue (every dialect of session mode) */
-    boolean queues() {
-        return wait != null;
     }
 
     /**
@@ -189,9 +181,8 @@ final class SessionSql {
             s.clientChecked();
         }
         long limit = idleLimit(lease);
-        if (!pg && s.idleLimit() != limit) {
-            setIdleLimit(s, limit, timeoutSeconds);
-            s.idleLimitSet(limit);
+        if (!pg) {
+            keepIdleLimit(s, limit, timeoutSeconds);
         }
         long waitSeconds = Math.max(1, (waitMillis + 999) / 1000);
         Map<String, Object> v = values(id, null);
@@ -269,6 +260,14 @@ final class SessionSql {
             try (PreparedStatement st = waitChecksRestore.prepare(s.connection(), Map.of(), timeoutSeconds)) {
                 st.execute();
             }
+        }
+    }
+
+    /** MariaDB and MySQL: sets the session's idle limit unless it is the one set already. */
+    private void keepIdleLimit(Session s, long limit, int timeoutSeconds) throws SQLException {
+        if (s.idleLimit() != limit) {
+            setIdleLimit(s, limit, timeoutSeconds);
+            s.idleLimitSet(limit);
         }
     }
 

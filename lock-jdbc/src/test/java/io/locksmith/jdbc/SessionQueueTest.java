@@ -8,6 +8,10 @@ import io.locksmith.LockClient;
 import io.locksmith.LockHandle;
 import io.locksmith.LockOptions;
 import io.locksmith.LockTimeoutException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,6 +33,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ends, or a client that closes, leaves the queue.
  */
 class SessionQueueTest {
+
+    /** A test that runs once on each database that has session mode: PostgreSQL and MariaDB. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @EnumSource(
+            value = Database.class,
+            names = {"POSTGRES", "MARIADB"})
+    @interface OnBothSessionDatabases {}
 
     private static final Duration LEASE = Duration.ofSeconds(5);
     private static final Duration SETTLE = Duration.ofSeconds(20);
@@ -55,10 +68,7 @@ class SessionQueueTest {
         subjects.forEach(JdbcSubject::close);
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = Database.class,
-            names = {"POSTGRES", "MARIADB"})
+    @OnBothSessionDatabases
     void aReleaseGoesToTheWaiterInTheServersQueueBeforeTheReleasersNextAttempt(Database database) throws Exception {
         try (LockClient holder = client(database);
                 LockClient waiter = client(database)) {
@@ -83,10 +93,7 @@ class SessionQueueTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = Database.class,
-            names = {"POSTGRES", "MARIADB"})
+    @OnBothSessionDatabases
     void waitersAreGrantedInTheOrderTheyQueued(Database database) throws Exception {
         try (LockClient holder = client(database)) {
             LockHandle held = holder.lock("queue-order").acquire(Duration.ZERO);
@@ -111,10 +118,7 @@ class SessionQueueTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = Database.class,
-            names = {"POSTGRES", "MARIADB"})
+    @OnBothSessionDatabases
     void aWaitingAcquisitionOfAFreeLockIsGrantedOnTheCallersThread(Database database) {
         try (LockClient client = client(database)) {
             Set<Thread> before = waitThreads();
@@ -154,10 +158,7 @@ class SessionQueueTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = Database.class,
-            names = {"POSTGRES", "MARIADB"})
+    @OnBothSessionDatabases
     void aWaitThatEndsLeavesTheServersQueue(Database database) {
         try (LockClient holder = client(database);
                 LockClient waiter = client(database);
@@ -179,10 +180,7 @@ class SessionQueueTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(
-            value = Database.class,
-            names = {"POSTGRES", "MARIADB"})
+    @OnBothSessionDatabases
     void closingAClientWhileItWaitsLeavesTheServersQueue(Database database) throws Exception {
         try (LockClient holder = client(database)) {
             LockHandle held = holder.lock("queue-close").acquire(Duration.ZERO);
